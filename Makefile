@@ -1,0 +1,108 @@
+# PrettyScore. On a fresh machine: `make run` or `make test`; each does its own set-up,
+# and a second run installs nothing (stamp files in .venv/ remember what was installed).
+
+SHELL := bash
+.SHELLFLAGS := -eu -o pipefail -c
+.DEFAULT_GOAL := help
+MAKEFLAGS += --no-print-directory
+
+PYTHON ?= python3
+PORT ?= 3000
+CHROMIUM ?= /usr/bin/chromium
+PYTEST_ARGS ?=
+
+VENV := .venv
+BIN := $(VENV)/bin
+APP_STAMP := $(VENV)/.installed-requirements
+DEV_STAMP := $(VENV)/.installed-requirements-dev
+
+# Nothing leaves this machine at run or test time: no telemetry, no version check.
+export PORT
+export REFLEX_TELEMETRY_ENABLED := false
+export REFLEX_CHECK_LATEST_VERSION := false
+export PIP_DISABLE_PIP_VERSION_CHECK := 1
+
+# Sets PATH (Node >= 22 from .tools/ when the system's is older) and REFLEX_USE_NPM.
+JS_ENV = js_env="$$(scripts/js-env)"; eval "$$js_env"
+
+.PHONY: help run test lint format bench clean setup setup-dev migrate chromium
+
+help:
+	@echo "make run     set up, apply migrations, start PrettyScore on http://localhost:$(PORT)"
+	@echo "make test    set up (plus Chromium for the browser tests), run the whole test suite"
+	@echo "make lint    ruff check and ruff format --check"
+	@echo "make format  fix imports and format the code with ruff"
+	@echo "make bench   run the benchmarks in tests/perf/ and print their figures"
+	@echo "make clean   remove build output and local data (.web, .states, data)"
+
+# --- Set-up -------------------------------------------------------------------------
+
+$(BIN)/python:
+	@$(PYTHON) -c 'import sys; sys.exit(sys.version_info < (3, 11))' 2>/dev/null || { \
+		echo "PrettyScore needs Python >= 3.11 as $(PYTHON) (make PYTHON=/path/to/python3.11 ...)"; \
+		exit 1; }
+	@if ! $(PYTHON) -c 'import ensurepip' 2>/dev/null && command -v apt-get >/dev/null; then \
+		echo "Installing python3-venv (apt-get), needed to create $(VENV)/..."; \
+		sudo=""; [ "$$(id -u)" = 0 ] || sudo="sudo"; \
+		$$sudo apt-get update; \
+		DEBIAN_FRONTEND=noninteractive $$sudo apt-get install -y python3-venv; \
+	fi
+	$(PYTHON) -m venv $(VENV) || { rm -rf $(VENV); exit 1; }
+
+$(APP_STAMP): requirements.txt | $(BIN)/python
+	@echo "Installing the Python packages of requirements.txt into $(VENV)/..."
+	$(BIN)/python -m pip install --quiet -r requirements.txt
+	touch $@
+
+# requirements-dev.txt includes requirements.txt, so this also satisfies the app stamp.
+$(DEV_STAMP): requirements-dev.txt requirements.txt | $(BIN)/python
+	@echo "Installing the Python packages of requirements-dev.txt into $(VENV)/..."
+	$(BIN)/python -m pip install --quiet -r requirements-dev.txt
+	touch $@ $(APP_STAMP)
+
+setup: $(APP_STAMP)
+	@$(JS_ENV)
+
+setup-dev: $(DEV_STAMP)
+	@$(JS_ENV)
+
+migrate: $(APP_STAMP)
+	$(BIN)/alembic upgrade head
+
+# Debian's Chromium drives the browser tests (Playwright's own download cannot work here).
+chromium:
+	@if [ ! -x "$(CHROMIUM)" ]; then \
+		echo "Installing Chromium for the browser tests (apt-get)..."; \
+		sudo=""; [ "$$(id -u)" = 0 ] || sudo="sudo"; \
+		$$sudo apt-get update; \
+		DEBIAN_FRONTEND=noninteractive $$sudo apt-get install -y --no-install-recommends chromium; \
+	fi
+
+# --- Run ------------------------------------------------------------------------------
+
+run: setup migrate
+	@$(JS_ENV); exec scripts/serve
+
+# --- Checks ---------------------------------------------------------------------------
+
+test: setup-dev chromium
+	@$(JS_ENV); export CHROMIUM="$(CHROMIUM)"; exec $(BIN)/python -m pytest $(PYTEST_ARGS)
+
+lint: $(DEV_STAMP)
+	$(BIN)/ruff check .
+	$(BIN)/ruff format --check .
+
+format: $(DEV_STAMP)
+	$(BIN)/ruff check --fix .
+	$(BIN)/ruff format .
+
+# Benchmarks print figures (-s); an empty tests/perf/ is not an error.
+bench: setup-dev chromium
+	@if [ -z "$$(find tests/perf \( -name 'test_*.py' -o -name '*_test.py' \) 2>/dev/null)" ]; then \
+		echo "No benchmarks in tests/perf/ yet."; exit 0; \
+	fi; \
+	$(JS_ENV); export CHROMIUM="$(CHROMIUM)"; \
+	$(BIN)/python -m pytest tests/perf -s $(PYTEST_ARGS)
+
+clean:
+	rm -rf .web .states data

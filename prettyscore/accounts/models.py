@@ -1,0 +1,126 @@
+"""Accounts tables: users, sessions with rotating refresh tokens, recovery, roles, profiles.
+
+The documents' Session entity (access_token, refresh_token, expires_at, ...) is what the
+browser holds; here we keep what the server needs to trust it: the session row (revoked
+on sign-out) and the hashes of its refresh tokens, never the tokens themselves.
+"""
+
+from __future__ import annotations
+
+import uuid
+from datetime import datetime
+
+from sqlalchemy import Index, UniqueConstraint
+from sqlmodel import Field, SQLModel
+
+from prettyscore.core.model_types import (
+    created_at_field,
+    foreign_key,
+    id_field,
+    json_field,
+    timestamp_field,
+)
+
+
+class User(SQLModel, table=True):
+    """A member. Emails are stored lower-cased, so uniqueness ignores case."""
+
+    __tablename__ = "users"
+
+    id: uuid.UUID = id_field()
+    email: str = Field(max_length=255, unique=True, index=True)
+    phone: str | None = Field(default=None, max_length=32, unique=True)
+    password_hash: str = Field(max_length=255)
+    user_metadata: dict = json_field()
+    email_confirmed_at: datetime | None = timestamp_field()
+    last_sign_in_at: datetime | None = timestamp_field()
+    created_at: datetime = created_at_field()
+    updated_at: datetime = created_at_field()
+
+
+class AuthSession(SQLModel, table=True):
+    """One signed-in device. Revoking it ends every token it ever issued."""
+
+    __tablename__ = "auth_sessions"
+
+    id: uuid.UUID = id_field()
+    user_id: uuid.UUID = foreign_key("users.id")
+    aal: str = Field(default="aal1", max_length=8)
+    user_agent: str | None = Field(default=None, max_length=512)
+    created_at: datetime = created_at_field()
+    refreshed_at: datetime | None = timestamp_field()
+    revoked_at: datetime | None = timestamp_field()
+    revoked_reason: str | None = Field(default=None, max_length=32)
+
+
+class RefreshToken(SQLModel, table=True):
+    """A refresh token, by its SHA-256. Each use rotates it: the old one is marked used.
+
+    Presenting a used token again means it was stolen or replayed, and the whole session
+    (the token family) is revoked.
+    """
+
+    __tablename__ = "refresh_tokens"
+
+    id: uuid.UUID = id_field()
+    session_id: uuid.UUID = foreign_key("auth_sessions.id")
+    token_hash: str = Field(max_length=64, unique=True)
+    parent_id: uuid.UUID | None = foreign_key("refresh_tokens.id", nullable=True, index=False)
+    used_at: datetime | None = timestamp_field()
+    expires_at: datetime = timestamp_field(nullable=False)
+    created_at: datetime = created_at_field()
+
+
+class PasswordRecoveryToken(SQLModel, table=True):
+    """A single-use password reset link, by its SHA-256, valid for an hour."""
+
+    __tablename__ = "password_recovery_tokens"
+
+    id: uuid.UUID = id_field()
+    user_id: uuid.UUID = foreign_key("users.id")
+    token_hash: str = Field(max_length=64, unique=True)
+    expires_at: datetime = timestamp_field(nullable=False)
+    used_at: datetime | None = timestamp_field()
+    created_at: datetime = created_at_field()
+
+
+class MfaFactor(SQLModel, table=True):
+    """A second factor (TOTP or phone); a verified one raises the session to aal2."""
+
+    __tablename__ = "mfa_factors"
+
+    id: uuid.UUID = id_field()
+    user_id: uuid.UUID = foreign_key("users.id")
+    friendly_name: str | None = Field(default=None, max_length=100)
+    factor_type: str = Field(max_length=8)  # totp | phone
+    status: str = Field(default="unverified", max_length=12)  # unverified | verified
+    secret: str | None = Field(default=None, max_length=128)
+    phone: str | None = Field(default=None, max_length=32)
+    created_at: datetime = created_at_field()
+    updated_at: datetime = created_at_field()
+
+
+class UserRole(SQLModel, table=True):
+    """An extra role of a user; the documents know one: admin."""
+
+    __tablename__ = "user_roles"
+    __table_args__ = (UniqueConstraint("user_id", "role", name="uq_user_roles_user_role"),)
+
+    id: uuid.UUID = id_field()
+    user_id: uuid.UUID = foreign_key("users.id")
+    role: str = Field(max_length=32)
+    created_at: datetime = created_at_field()
+
+
+class Profile(SQLModel, table=True):
+    """Public facts about a member: the verified badge and who referred them."""
+
+    __tablename__ = "profiles"
+    __table_args__ = (Index("ix_profiles_referred_by_partner", "referred_by_partner"),)
+
+    id: uuid.UUID = Field(foreign_key="users.id", primary_key=True, ondelete="CASCADE")
+    is_verified: bool = Field(default=False)
+    referred_by_partner: uuid.UUID | None = Field(
+        default=None, foreign_key="partner_accounts.id", ondelete="SET NULL"
+    )
+    created_at: datetime = created_at_field()

@@ -1,0 +1,27 @@
+"""Password hashing with passlib's argon2 (bcrypt's passlib backend breaks on bcrypt >= 4.1)."""
+
+from __future__ import annotations
+
+from passlib.context import CryptContext
+
+_context = CryptContext(schemes=["argon2"], deprecated="auto")
+
+# Hashed once, compared against when an email is unknown, so that a wrong email and a
+# wrong password take the same time and cannot be told apart.
+_DUMMY_HASH = _context.hash("not-a-real-password")
+
+
+def hash_password(password: str) -> str:
+    """The stored form of a password."""
+    return _context.hash(password)
+
+
+def verify_password(password: str, password_hash: str | None) -> bool:
+    """Whether ``password`` matches; an absent hash still costs one verification."""
+    if password_hash is None:
+        _context.verify(password, _DUMMY_HASH)
+        return False
+    try:
+        return _context.verify(password, password_hash)
+    except (ValueError, TypeError):
+        return False

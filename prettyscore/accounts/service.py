@@ -1,0 +1,364 @@
+"""Accounts: sign-up, sign-in, sessions with rotating refresh tokens, recovery and roles.
+
+Every function takes a database session and plain inputs and either returns a result or
+raises a ``DomainError`` whose message the user sees. Pages and the REST API both call
+these, so a rule (password length, reuse detection) is written once.
+"""
+
+from __future__ import annotations
+
+import logging
+import uuid
+from dataclasses import dataclass
+from datetime import datetime, timedelta
+
+from email_validator import EmailNotValidError, validate_email
+from sqlalchemy import update
+from sqlalchemy.exc import IntegrityError
+from sqlmodel import Session, select
+
+from prettyscore.accounts import passwords, tokens
+from prettyscore.accounts.models import (
+    AuthSession,
+    PasswordRecoveryToken,
+    Profile,
+    RefreshToken,
+    User,
+    UserRole,
+)
+from prettyscore.core import messages
+from prettyscore.core.errors import Conflict, NotAuthenticated, NotFound, ValidationFailed
+from prettyscore.core.mail import Mailer, compose
+from prettyscore.core.model_types import utcnow
+from prettyscore.core.settings import get_settings
+
+log = logging.getLogger(__name__)
+
+MIN_PASSWORD_LENGTH = 6
+ADMIN_ROLE = "admin"
+SIGN_OUT_SCOPES = ("local", "global", "others")
+# Two tabs of one browser may refresh with the same token at the same moment; a reuse
+# this soon after rotation is that race, not a theft (GoTrue allows the same interval).
+REFRESH_REUSE_GRACE = timedelta(seconds=10)
+# The access token is renewed when it has less than this left.
+REFRESH_MARGIN_SECONDS = 60
+
+
+@dataclass(frozen=True)
+class SessionTokens:
+    """What the browser keeps: the documents' Session entity."""
+
+    access_token: str
+    refresh_token: str
+    expires_in: int
+    expires_at: int
+    user_id: uuid.UUID
+    email: str
+    token_type: str = "bearer"
+
+
+@dataclass(frozen=True)
+class CurrentUser:
+    """The user behind a valid, unrevoked session."""
+
+    id: uuid.UUID
+    email: str
+    session_id: uuid.UUID
+    aal: str
+    access_expires_at: int
+
+
+# ---------------------------------------------------------------------------
+# Input rules
+# ---------------------------------------------------------------------------
+def normalize_email(raw: str | None) -> str:
+    """The canonical, lower-cased form of an email, or the message saying what is wrong."""
+    candidate = (raw or "").strip()
+    if not candidate:
+        raise ValidationFailed(messages.EMAIL_REQUIRED, code="email_required")
+    try:
+        result = validate_email(candidate, check_deliverability=False)
+    except EmailNotValidError as error:
+        raise ValidationFailed(messages.INVALID_EMAIL, code="email_address_invalid") from error
+    return result.normalized.lower()
+
+
+def check_password(password: str | None) -> str:
+    """The password if it meets the rules (present, at least 6 characters)."""
+    if not password:
+        raise ValidationFailed(messages.PASSWORD_REQUIRED, code="password_required")
+    if len(password) < MIN_PASSWORD_LENGTH:
+        raise ValidationFailed(messages.PASSWORD_TOO_SHORT, code="weak_password")
+    return password
+
+
+# ---------------------------------------------------------------------------
+# Sign-up and sign-in
+# ---------------------------------------------------------------------------
+def sign_up(db: Session, email: str | None, password: str | None, *, user_agent=None):
+    """Create a member with a profile and sign them in. Emails are unique regardless of case."""
+    address = normalize_email(email)
+    secret = check_password(password)
+    if db.exec(select(User.id).where(User.email == address)).first() is not None:
+        raise Conflict(messages.USER_ALREADY_REGISTERED, code="user_already_exists")
+    now = utcnow()
+    user = User(email=address, password_hash=passwords.hash_password(secret), last_sign_in_at=now)
+    try:
+        with db.begin_nested():
+            db.add(user)
+            db.flush()
+            db.add(Profile(id=user.id))
+            db.flush()
+    except IntegrityError as error:  # the same email signed up a moment ago
+        raise Conflict(messages.USER_ALREADY_REGISTERED, code="user_already_exists") from error
+    return _start_session(db, user, now=now, user_agent=user_agent)
+
+
+def sign_in(db: Session, email: str | None, password: str | None, *, user_agent=None):
+    """A new session for the right email and password; one answer for every wrong pair."""
+    if not (email or "").strip():
+        raise ValidationFailed(messages.EMAIL_REQUIRED, code="email_required")
+    if not password:
+        raise ValidationFailed(messages.PASSWORD_REQUIRED, code="password_required")
+    address = (email or "").strip().lower()
+    user = db.exec(select(User).where(User.email == address)).first()
+    if not passwords.verify_password(password, user.password_hash if user else None):
+        raise NotAuthenticated(messages.INVALID_CREDENTIALS, code="invalid_credentials")
+    now = utcnow()
+    user.last_sign_in_at = now
+    db.add(user)
+    return _start_session(db, user, now=now, user_agent=user_agent)
+
+
+def _start_session(db: Session, user: User, *, now: datetime, user_agent=None) -> SessionTokens:
+    session = AuthSession(user_id=user.id, user_agent=(user_agent or "")[:512] or None)
+    db.add(session)
+    db.flush()
+    return _issue_tokens(db, user, session, parent_id=None, now=now)
+
+
+def _issue_tokens(db, user: User, session: AuthSession, *, parent_id, now) -> SessionTokens:
+    refresh_secret = tokens.new_secret()
+    ttl = timedelta(seconds=get_settings().refresh_token_ttl_seconds)
+    db.add(
+        RefreshToken(
+            session_id=session.id,
+            token_hash=tokens.hash_secret(refresh_secret),
+            parent_id=parent_id,
+            expires_at=now + ttl,
+        )
+    )
+    db.flush()
+    access, expires_at = tokens.issue_access_token(
+        user_id=user.id, session_id=session.id, email=user.email, aal=session.aal, issued_at=now
+    )
+    return SessionTokens(
+        access_token=access,
+        refresh_token=refresh_secret,
+        expires_in=expires_at - int(now.timestamp()),
+        expires_at=expires_at,
+        user_id=user.id,
+        email=user.email,
+    )
+
+
+# ---------------------------------------------------------------------------
+# Sessions
+# ---------------------------------------------------------------------------
+def refresh_session(db: Session, refresh_token: str | None) -> SessionTokens:
+    """Rotate a refresh token: the old one is spent, a new pair is issued.
+
+    A token spent earlier than the grace interval is a replay: the whole session is
+    revoked, so whoever holds any of its tokens is signed out.
+    """
+    now = utcnow()
+    record = _find_refresh_token(db, refresh_token)
+    session = db.get(AuthSession, record.session_id)
+    if session is None or session.revoked_at is not None or record.expires_at <= now:
+        raise NotAuthenticated(messages.SESSION_EXPIRED, code="refresh_token_not_found")
+    if record.used_at is not None and now - record.used_at > REFRESH_REUSE_GRACE:
+        _revoke(db, [session.id], reason="token_reuse", now=now)
+        db.commit()
+        log.warning("Refresh token reuse: session %s revoked", session.id)
+        raise NotAuthenticated(messages.SESSION_EXPIRED, code="refresh_token_already_used")
+    if record.used_at is None and not _mark_spent(db, record.id, now):
+        # Spent by a concurrent request an instant ago: the grace rule covers it.
+        pass
+    user = db.get(User, session.user_id)
+    session.refreshed_at = now
+    db.add(session)
+    return _issue_tokens(db, user, session, parent_id=record.id, now=now)
+
+
+def _find_refresh_token(db: Session, refresh_token: str | None) -> RefreshToken:
+    if not refresh_token:
+        raise NotAuthenticated(messages.SESSION_EXPIRED, code="refresh_token_not_found")
+    record = db.exec(
+        select(RefreshToken).where(RefreshToken.token_hash == tokens.hash_secret(refresh_token))
+    ).first()
+    if record is None:
+        raise NotAuthenticated(messages.SESSION_EXPIRED, code="refresh_token_not_found")
+    return record
+
+
+def _mark_spent(db: Session, token_id: uuid.UUID, now: datetime) -> bool:
+    """Spend a token in one conditional update, so two requests cannot both spend it."""
+    result = db.execute(
+        update(RefreshToken)
+        .where(RefreshToken.id == token_id, RefreshToken.used_at.is_(None))
+        .values(used_at=now)
+    )
+    return result.rowcount == 1
+
+
+def resolve_user(db: Session, access_token: str | None) -> CurrentUser | None:
+    """The user of a valid access token whose session is still open; None otherwise."""
+    claims = tokens.read_access_token(access_token or "")
+    if claims is None:
+        return None
+    session = db.get(AuthSession, claims.session_id)
+    if session is None or session.revoked_at is not None or session.user_id != claims.user_id:
+        return None
+    user = db.get(User, claims.user_id)
+    if user is None:
+        return None
+    return CurrentUser(
+        id=user.id,
+        email=user.email,
+        session_id=session.id,
+        aal=session.aal,
+        access_expires_at=claims.expires_at,
+    )
+
+
+def needs_refresh(user: CurrentUser, *, now: datetime | None = None) -> bool:
+    """Whether the access token is close enough to expiry to renew it now."""
+    moment = int((now or utcnow()).timestamp())
+    return user.access_expires_at - moment <= REFRESH_MARGIN_SECONDS
+
+
+def sign_out(db: Session, access_token: str | None, scope: str = "local") -> None:
+    """End this session (local), every session of the user (global), or all but this one."""
+    if scope not in SIGN_OUT_SCOPES:
+        raise ValidationFailed(f"Scope must be one of {', '.join(SIGN_OUT_SCOPES)}")
+    claims = tokens.read_access_token(access_token or "", verify_expiry=False)
+    if claims is None:
+        return
+    query = select(AuthSession.id).where(
+        AuthSession.user_id == claims.user_id, AuthSession.revoked_at.is_(None)
+    )
+    if scope == "local":
+        query = query.where(AuthSession.id == claims.session_id)
+    elif scope == "others":
+        query = query.where(AuthSession.id != claims.session_id)
+    _revoke(db, list(db.exec(query)), reason=f"sign_out_{scope}", now=utcnow())
+
+
+def _revoke(db: Session, session_ids: list[uuid.UUID], *, reason: str, now: datetime) -> None:
+    if not session_ids:
+        return
+    db.execute(
+        update(AuthSession)
+        .where(AuthSession.id.in_(session_ids), AuthSession.revoked_at.is_(None))
+        .values(revoked_at=now, revoked_reason=reason)
+    )
+
+
+# ---------------------------------------------------------------------------
+# Password recovery
+# ---------------------------------------------------------------------------
+def request_password_recovery(db: Session, email: str | None, mailer: Mailer) -> None:
+    """Mail a single-use reset link valid for an hour; silent when the email is unknown."""
+    address = normalize_email(email)
+    user = db.exec(select(User).where(User.email == address)).first()
+    if user is None:
+        return
+    settings = get_settings()
+    secret, now = tokens.new_secret(), utcnow()
+    db.add(
+        PasswordRecoveryToken(
+            user_id=user.id,
+            token_hash=tokens.hash_secret(secret),
+            created_at=now,
+            expires_at=now + timedelta(seconds=settings.recovery_link_ttl_seconds),
+        )
+    )
+    db.flush()
+    link = f"{settings.public_url}/auth/reset?token={secret}"
+    body = (
+        "Someone asked to reset the password of your PrettyScore account.\n\n"
+        f"Choose a new password here (the link works once, for one hour):\n{link}\n\n"
+        "If it wasn't you, ignore this message; your password stays as it is.\n"
+    )
+    mailer.send(compose(user.email, messages.RECOVERY_MAIL_SUBJECT, body))
+
+
+def reset_password(db: Session, token: str | None, new_password: str | None, *, user_agent=None):
+    """Spend a recovery link: set the password, end every old session, sign in afresh."""
+    secret = check_password(new_password)
+    now = utcnow()
+    record = db.exec(
+        select(PasswordRecoveryToken).where(
+            PasswordRecoveryToken.token_hash == tokens.hash_secret(token or "")
+        )
+    ).first()
+    if record is None or record.used_at is not None or record.expires_at <= now:
+        raise ValidationFailed(messages.RECOVERY_LINK_INVALID, code="otp_expired")
+    spent = db.execute(
+        update(PasswordRecoveryToken)
+        .where(PasswordRecoveryToken.id == record.id, PasswordRecoveryToken.used_at.is_(None))
+        .values(used_at=now)
+    )
+    if spent.rowcount != 1:
+        raise ValidationFailed(messages.RECOVERY_LINK_INVALID, code="otp_expired")
+    user = db.get(User, record.user_id)
+    user.password_hash = passwords.hash_password(secret)
+    user.updated_at = now
+    db.add(user)
+    open_sessions = db.exec(
+        select(AuthSession.id).where(
+            AuthSession.user_id == user.id, AuthSession.revoked_at.is_(None)
+        )
+    )
+    _revoke(db, list(open_sessions), reason="password_reset", now=now)
+    return _start_session(db, user, now=now, user_agent=user_agent)
+
+
+# ---------------------------------------------------------------------------
+# Roles
+# ---------------------------------------------------------------------------
+def has_role(db: Session, user_id: uuid.UUID, role: str = ADMIN_ROLE) -> bool:
+    """Whether the user holds ``role`` (the documents' user_roles check)."""
+    query = select(UserRole.id).where(UserRole.user_id == user_id, UserRole.role == role)
+    return db.exec(query).first() is not None
+
+
+def grant_role(db: Session, email: str, role: str = ADMIN_ROLE) -> bool:
+    """Give ``role`` to the member with ``email``; False if they already had it."""
+    user = _user_by_email(db, email)
+    if has_role(db, user.id, role):
+        return False
+    db.add(UserRole(user_id=user.id, role=role))
+    db.flush()
+    return True
+
+
+def revoke_role(db: Session, email: str, role: str = ADMIN_ROLE) -> bool:
+    """Take ``role`` from the member with ``email``; False if they did not have it."""
+    user = _user_by_email(db, email)
+    row = db.exec(
+        select(UserRole).where(UserRole.user_id == user.id, UserRole.role == role)
+    ).first()
+    if row is None:
+        return False
+    db.delete(row)
+    db.flush()
+    return True
+
+
+def _user_by_email(db: Session, email: str) -> User:
+    address = normalize_email(email)
+    user = db.exec(select(User).where(User.email == address)).first()
+    if user is None:
+        raise NotFound(f"No member with the email {address}")
+    return user

@@ -1,0 +1,149 @@
+"""Reflex state for the signed-in user: tokens in the browser, identity on the server.
+
+The browser keeps the session's access and refresh tokens in cookies (so they survive a
+reload, a new tab, or a restarted backend worker); every page load and every protected
+action resolves the user from them on the server, renewing the pair when the access
+token is near expiry. Nothing the browser sends besides those tokens decides who it is.
+
+Pages use ``signed_in``, ``user_email``, ``email_short``, ``is_admin``, the on_load
+events ``load_session`` / ``require_user``, and ``sign_out``. Other states call
+``await self.get_state(AuthState)`` and then ``await auth.current_user()``.
+"""
+
+from __future__ import annotations
+
+import logging
+from urllib.parse import quote
+
+import reflex as rx
+
+from prettyscore.accounts import service
+from prettyscore.accounts.service import CurrentUser, SessionTokens
+from prettyscore.core import messages
+from prettyscore.core.db import run_in_session
+from prettyscore.core.errors import DomainError
+from prettyscore.core.settings import get_settings
+
+log = logging.getLogger(__name__)
+
+_COOKIE_OPTIONS = {
+    "path": "/",
+    "same_site": "lax",
+    "max_age": get_settings().refresh_token_ttl_seconds,
+}
+
+
+def safe_next_path(raw: str | None, default: str = "/dashboard") -> str:
+    """A same-site path to return to after sign-in; anything else falls back to default."""
+    if not raw or not raw.startswith("/") or raw.startswith("//") or "\\" in raw:
+        return default
+    if raw.startswith("/auth"):
+        return default
+    return raw
+
+
+def _identity(db, access_token: str) -> tuple[CurrentUser | None, bool]:
+    user = service.resolve_user(db, access_token)
+    return user, bool(user and service.has_role(db, user.id))
+
+
+class AuthState(rx.State):
+    """Who is using this browser tab, resolved on the server from the session tokens."""
+
+    access_token: str = rx.Cookie("", name="ps_access_token", **_COOKIE_OPTIONS)
+    refresh_token: str = rx.Cookie("", name="ps_refresh_token", **_COOKIE_OPTIONS)
+    signed_in: bool = False
+    user_email: str = ""
+    is_admin: bool = False
+    session_checked: bool = False
+
+    @rx.var
+    def email_short(self) -> str:
+        """The email as the account menu shows it: truncated to fit."""
+        email = self.user_email
+        return email if len(email) <= 24 else email[:21] + "..."
+
+    # -- resolving the user ------------------------------------------------
+    async def current_user(self) -> CurrentUser | None:
+        """The signed-in user, renewing the tokens when needed; None when signed out."""
+        user, is_admin = await run_in_session(_identity, self.access_token)
+        if (user is None or service.needs_refresh(user)) and self.refresh_token:
+            try:
+                fresh = await run_in_session(service.refresh_session, self.refresh_token)
+            except DomainError:
+                fresh = None
+            if fresh is not None:
+                self.apply_tokens(fresh)
+                user, is_admin = await run_in_session(_identity, fresh.access_token)
+        if user is None:
+            self.clear_tokens()
+        else:
+            self.signed_in, self.user_email, self.is_admin = True, user.email, is_admin
+        self.session_checked = True
+        return user
+
+    def apply_tokens(self, tokens: SessionTokens) -> None:
+        """Keep a new session's tokens in the browser and show the user as signed in."""
+        self.access_token = tokens.access_token
+        self.refresh_token = tokens.refresh_token
+        self.signed_in = True
+        self.user_email = tokens.email
+
+    def clear_tokens(self) -> None:
+        """Forget the session in this browser."""
+        self.access_token = ""
+        self.refresh_token = ""
+        self.signed_in = False
+        self.user_email = ""
+        self.is_admin = False
+
+    def sign_in_redirect(self, path: str | None = None):
+        """Send a signed-out visitor to /auth, coming back to ``path`` afterwards."""
+        target = (path or self.router.url.path or "/").rstrip("/") or "/"
+        return rx.redirect(f"/auth?next={quote(target, safe='/')}")
+
+    # -- events --------------------------------------------------------------
+    @rx.event
+    async def load_session(self):
+        """on_load of every page: resolve the user from the tokens (renewing them)."""
+        await self.current_user()
+
+    @rx.event
+    async def require_user(self):
+        """on_load of pages that need sign-in: go to /auth (and back) without a user."""
+        if await self.current_user() is None:
+            return self.sign_in_redirect()
+
+    async def admin_user(self) -> CurrentUser | None:
+        """The signed-in user if they are an admin (checked in the database), else None."""
+        user = await self.current_user()
+        return user if user is not None and self.is_admin else None
+
+    async def _guard_admin(self, denied_text: str):
+        user = await self.current_user()
+        if user is None:
+            return self.sign_in_redirect()
+        if not self.is_admin:
+            return [rx.toast.error(denied_text), rx.redirect("/")]
+        return None
+
+    @rx.event
+    async def require_admin(self):
+        """on_load of /admin/partners and /admin/payouts: admins only."""
+        return await self._guard_admin(messages.ACCESS_DENIED_ADMIN_ONLY)
+
+    @rx.event
+    async def require_verification_admin(self):
+        """on_load of /admin/verification: admins only, with that page's own message."""
+        return await self._guard_admin(messages.ADMIN_ACCESS_REQUIRED)
+
+    @rx.event
+    async def sign_out(self):
+        """Sign out this session and go to /auth."""
+        try:
+            await run_in_session(service.sign_out, self.access_token, "local")
+        except Exception:
+            log.exception("Sign-out failed")
+            return rx.toast.error(messages.FAILED_TO_SIGN_OUT)
+        self.clear_tokens()
+        return [rx.toast.success(messages.SIGNED_OUT), rx.redirect("/auth")]

@@ -1,0 +1,88 @@
+"""Token primitives: signed access tokens (JWT) and opaque secrets stored only as hashes.
+
+Access tokens are short-lived and self-contained, but every use is also checked against
+the session row, so signing out takes effect at once. Refresh tokens and recovery links
+are random secrets; the database keeps their SHA-256 only, so a leaked database does not
+leak live sessions.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import secrets
+import uuid
+from dataclasses import dataclass
+from datetime import datetime
+
+import jwt
+
+from prettyscore.core.settings import get_settings
+
+ALGORITHM = "HS256"
+AUDIENCE = "authenticated"
+
+
+@dataclass(frozen=True)
+class AccessClaims:
+    """What a valid access token says about its bearer."""
+
+    user_id: uuid.UUID
+    session_id: uuid.UUID
+    email: str
+    aal: str
+    expires_at: int
+
+
+def new_secret() -> str:
+    """A fresh unguessable token (256 bits), safe in URLs and cookies."""
+    return secrets.token_urlsafe(32)
+
+
+def hash_secret(secret: str) -> str:
+    """The form in which a secret is stored and looked up."""
+    return hashlib.sha256(secret.encode("utf-8")).hexdigest()
+
+
+def issue_access_token(
+    *, user_id: uuid.UUID, session_id: uuid.UUID, email: str, aal: str, issued_at: datetime
+) -> tuple[str, int]:
+    """A signed access token and its expiry (unix seconds)."""
+    settings = get_settings()
+    iat = int(issued_at.timestamp())
+    exp = iat + settings.access_token_ttl_seconds
+    claims = {
+        "iss": f"{settings.public_url}/auth/v1",
+        "aud": AUDIENCE,
+        "sub": str(user_id),
+        "email": email,
+        "role": AUDIENCE,
+        "aal": aal,
+        "amr": [{"method": "password", "timestamp": iat}],
+        "session_id": str(session_id),
+        "iat": iat,
+        "exp": exp,
+    }
+    return jwt.encode(claims, settings.secret_key, algorithm=ALGORITHM), exp
+
+
+def read_access_token(token: str, *, verify_expiry: bool = True) -> AccessClaims | None:
+    """The claims of a token we signed, or None for anything tampered, foreign or expired."""
+    if not token:
+        return None
+    try:
+        claims = jwt.decode(
+            token,
+            get_settings().secret_key,
+            algorithms=[ALGORITHM],
+            audience=AUDIENCE,
+            options={"verify_exp": verify_expiry, "require": ["sub", "session_id", "exp"]},
+        )
+        return AccessClaims(
+            user_id=uuid.UUID(claims["sub"]),
+            session_id=uuid.UUID(claims["session_id"]),
+            email=str(claims.get("email", "")),
+            aal=str(claims.get("aal", "aal1")),
+            expires_at=int(claims["exp"]),
+        )
+    except (jwt.PyJWTError, ValueError, TypeError, KeyError):
+        return None

@@ -1,0 +1,72 @@
+"""Billing tables: subscriptions, processed payment events, feature trials and usage."""
+
+from __future__ import annotations
+
+import uuid
+from datetime import datetime
+
+from sqlalchemy import UniqueConstraint
+from sqlmodel import Field, SQLModel
+
+from prettyscore.core.model_types import (
+    created_at_field,
+    foreign_key,
+    id_field,
+    json_field,
+    timestamp_field,
+)
+
+
+class Subscription(SQLModel, table=True):
+    """A plan a member pays for; premium_editing while active and not expired."""
+
+    __tablename__ = "subscriptions"
+
+    id: uuid.UUID = id_field()
+    user_id: uuid.UUID = foreign_key("users.id")
+    status: str = Field(default="active", max_length=24)
+    plan_type: str = Field(default="premium_editing", max_length=24)
+    expires_at: datetime | None = timestamp_field()
+    cancel_at_period_end: bool = Field(default=False)
+    provider_customer_id: str | None = Field(default=None, max_length=255)
+    provider_subscription_id: str | None = Field(default=None, max_length=255, unique=True)
+    created_at: datetime = created_at_field()
+    updated_at: datetime = created_at_field()
+
+
+class PaymentEvent(SQLModel, table=True):
+    """A payment provider event we have processed; the unique id makes fulfilment once-only."""
+
+    __tablename__ = "payment_events"
+
+    id: uuid.UUID = id_field()
+    event_id: str = Field(max_length=255, unique=True)
+    event_type: str = Field(max_length=100)
+    payload: dict = json_field()
+    processed_at: datetime = created_at_field()
+
+
+class FeatureTrial(SQLModel, table=True):
+    """How many trial uses of a gated feature a member has activated."""
+
+    __tablename__ = "feature_trials"
+    __table_args__ = (
+        UniqueConstraint("user_id", "feature_name", name="uq_feature_trials_user_feature"),
+    )
+
+    id: uuid.UUID = id_field()
+    user_id: uuid.UUID = foreign_key("users.id")
+    feature_name: str = Field(max_length=64)
+    trials_used: int = Field(default=0)
+    updated_at: datetime = created_at_field()
+
+
+class FeatureUsage(SQLModel, table=True):
+    """One use of a gated feature (record-feature-usage)."""
+
+    __tablename__ = "feature_usage"
+
+    id: uuid.UUID = id_field()
+    user_id: uuid.UUID = foreign_key("users.id")
+    feature_name: str = Field(max_length=64, index=True)
+    used_at: datetime = created_at_field()

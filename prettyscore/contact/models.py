@@ -1,0 +1,46 @@
+"""Paid contact requests between members and ranked contestants, and their chat."""
+
+from __future__ import annotations
+
+import uuid
+from datetime import datetime
+
+from sqlalchemy import Index
+from sqlmodel import Field, SQLModel
+
+from prettyscore.core.model_types import created_at_field, foreign_key, id_field
+
+
+class ContactRequest(SQLModel, table=True):
+    """A request to contact a contestant; money in integer cents (shares add up to the fee)."""
+
+    __tablename__ = "contact_requests"
+    __table_args__ = (Index("ix_contact_requests_contestant", "contestant_id", "created_at"),)
+
+    id: uuid.UUID = id_field()
+    requester_id: uuid.UUID = foreign_key("users.id")
+    contestant_id: uuid.UUID = foreign_key("users.id", index=False)
+    photo_id: uuid.UUID | None = foreign_key("photos.id", nullable=True, ondelete="SET NULL")
+    rank_at_request: int
+    fee_amount: int
+    platform_share: int
+    contestant_share: int
+    message_preview: str = Field(max_length=1000)
+    paid: bool = Field(default=False)
+    payment_status: str = Field(default="pending_payment", max_length=24)
+    status: str = Field(default="pending", max_length=12)  # pending | approved | denied
+    created_at: datetime = created_at_field()
+
+
+class Message(SQLModel, table=True):
+    """A chat message inside an approved contact request."""
+
+    __tablename__ = "messages"
+    __table_args__ = (Index("ix_messages_request_created", "contact_request_id", "created_at"),)
+
+    id: uuid.UUID = id_field()
+    contact_request_id: uuid.UUID = foreign_key("contact_requests.id", index=False)
+    sender_id: uuid.UUID = foreign_key("users.id")
+    receiver_id: uuid.UUID = foreign_key("users.id")
+    content: str = Field(max_length=5000)
+    created_at: datetime = created_at_field()

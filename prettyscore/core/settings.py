@@ -1,0 +1,120 @@
+"""Every setting PrettyScore reads, typed, from the environment.
+
+One place so that a deployment is described by its environment alone and nothing else in
+the code calls ``os.environ``. Defaults give a working local app: SQLite in ``data/``,
+the in-memory Reflex state manager, mail written to an outbox folder, and the built-in
+test checkout instead of Stripe.
+"""
+
+from __future__ import annotations
+
+import functools
+import os
+import secrets
+from dataclasses import dataclass
+from pathlib import Path
+
+PROJECT_ROOT = Path(__file__).resolve().parents[2]
+
+
+def _env(name: str, default: str | None = None) -> str | None:
+    value = os.environ.get(name)
+    if value is None or value.strip() == "":
+        return default
+    return value.strip()
+
+
+def _env_int(name: str, default: int) -> int:
+    raw = _env(name)
+    return int(raw) if raw is not None else default
+
+
+def _env_float(name: str, default: float) -> float:
+    raw = _env(name)
+    return float(raw) if raw is not None else default
+
+
+def _sqlalchemy_url(url: str) -> str:
+    """Accept the common ``postgres://`` and ``postgresql://`` forms and use psycopg 3."""
+    for prefix in ("postgres://", "postgresql://"):
+        if url.startswith(prefix):
+            return "postgresql+psycopg://" + url[len(prefix) :]
+    return url
+
+
+def _load_or_create_secret(data_dir: Path) -> str:
+    """A local secret kept in the data folder, so tokens survive a restart of `make run`.
+
+    Production sets SECRET_KEY; this is only the fallback for a developer machine.
+    """
+    path = data_dir / "secret_key"
+    if path.exists():
+        return path.read_text().strip()
+    data_dir.mkdir(parents=True, exist_ok=True)
+    key = secrets.token_urlsafe(48)
+    path.write_text(key)
+    path.chmod(0o600)
+    return key
+
+
+@dataclass(frozen=True)
+class Settings:
+    """The app's configuration; build it with :func:`get_settings`."""
+
+    data_dir: Path
+    database_url: str
+    redis_url: str | None
+    secret_key: str
+    media_dir: Path
+    outbox_dir: Path
+    smtp_url: str | None
+    mail_from: str
+    public_url: str
+    access_token_ttl_seconds: int
+    refresh_token_ttl_seconds: int
+    recovery_link_ttl_seconds: int
+    stripe_secret_key: str | None
+    stripe_publishable_key: str | None
+    stripe_webhook_secret: str | None
+    stripe_api_base: str | None
+    analysis_wait_seconds: float
+
+    @property
+    def is_sqlite(self) -> bool:
+        return self.database_url.startswith("sqlite")
+
+    @property
+    def stripe_enabled(self) -> bool:
+        return bool(self.stripe_secret_key)
+
+
+def load_settings() -> Settings:
+    """Read the environment now (tests call this after changing it)."""
+    data_dir = Path(_env("DATA_DIR", str(PROJECT_ROOT / "data"))).resolve()
+    database_url = _env("DATABASE_URL", f"sqlite:///{data_dir / 'prettyscore.db'}")
+    port = _env("PORT", "3000")
+    return Settings(
+        data_dir=data_dir,
+        database_url=_sqlalchemy_url(database_url),
+        redis_url=_env("REDIS_URL"),
+        secret_key=_env("SECRET_KEY") or _load_or_create_secret(data_dir),
+        media_dir=Path(_env("MEDIA_DIR", str(data_dir / "media"))).resolve(),
+        outbox_dir=Path(_env("OUTBOX_DIR", str(data_dir / "outbox"))).resolve(),
+        smtp_url=_env("SMTP_URL"),
+        mail_from=_env("MAIL_FROM", "PrettyScore <no-reply@prettyscore.local>"),
+        public_url=_env("PUBLIC_URL", f"http://localhost:{port}").rstrip("/"),
+        access_token_ttl_seconds=_env_int("ACCESS_TOKEN_TTL_SECONDS", 3600),
+        refresh_token_ttl_seconds=_env_int("REFRESH_TOKEN_TTL_SECONDS", 60 * 60 * 24 * 30),
+        recovery_link_ttl_seconds=_env_int("RECOVERY_LINK_TTL_SECONDS", 3600),
+        stripe_secret_key=_env("STRIPE_SECRET_KEY"),
+        stripe_publishable_key=_env("STRIPE_PUBLISHABLE_KEY"),
+        stripe_webhook_secret=_env("STRIPE_WEBHOOK_SECRET"),
+        stripe_api_base=_env("STRIPE_API_BASE"),
+        analysis_wait_seconds=_env_float("ANALYSIS_WAIT_SECONDS", 3.0),
+    )
+
+
+@functools.cache
+def get_settings() -> Settings:
+    """The settings of this process, read once."""
+    return load_settings()

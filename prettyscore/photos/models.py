@@ -1,0 +1,48 @@
+"""The photos table: saved results of every kind (face, feet, hands, pet).
+
+A photo is stored only when a member saves it. The leaderboard reads the listed ones in
+score order, so the indexes below follow its query and the two My Photos sort orders.
+"""
+
+from __future__ import annotations
+
+import uuid
+from datetime import datetime
+
+from sqlalchemy import Index, text
+from sqlmodel import Field, SQLModel
+
+from prettyscore.core.model_types import created_at_field, foreign_key, id_field, json_field
+
+
+class Photo(SQLModel, table=True):
+    """A saved, scored photo. Image URLs point at our own media route, never a public path."""
+
+    __tablename__ = "photos"
+    id: uuid.UUID = id_field()
+    user_id: uuid.UUID = foreign_key("users.id", index=False)
+    original_image_url: str = Field(max_length=512)
+    edited_image_url: str | None = Field(default=None, max_length=512)
+    score: float
+    rating_label: str = Field(max_length=64)
+    breakdown: dict = json_field()
+    photo_type: str = Field(default="face", max_length=8)  # face | feet | hands | pet
+    public_listing: bool = Field(default=False)
+    featured: bool = Field(default=False)
+    is_verified: bool = Field(default=False)
+    display_name: str | None = Field(default=None, max_length=100)
+    bio: str | None = Field(default=None, max_length=500)
+    created_at: datetime = created_at_field()
+
+
+# The leaderboard reads listed photos by score (high first), then oldest first; a partial
+# index holds only listed photos in exactly that order. My Photos sorts by date or score.
+Index(
+    "ix_photos_leaderboard",
+    Photo.score.desc(),
+    Photo.created_at,
+    sqlite_where=text("public_listing"),
+    postgresql_where=text("public_listing"),
+)
+Index("ix_photos_user_created", Photo.user_id, Photo.created_at.desc())
+Index("ix_photos_user_score", Photo.user_id, Photo.score.desc())

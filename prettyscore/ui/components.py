@@ -1,0 +1,206 @@
+"""Small shared building blocks: brand mark, buttons, cards, disclaimer, Terms of Use link.
+
+Every page composes these, so the product looks the same everywhere and a visual change
+is made once. They hold no state of their own; anything variable is passed in.
+"""
+
+from typing import Any
+
+import reflex as rx
+
+from prettyscore.core import messages
+from prettyscore.ui import styles
+from prettyscore.ui.nav_link import plain_link
+
+# The documents show a Terms of Use link without its target. The terms are a short section
+# of the Privacy Policy page (anchor ``#terms``), so the link always resolves.
+TERMS_ANCHOR = "terms"
+TERMS_HREF = f"/privacy#{TERMS_ANCHOR}"
+
+# Icon shown with each example score card, by label (icons, not emoji: emoji fonts vary).
+_LABEL_ICON = {"Stunning": "star", "Beautiful": "heart", "Gorgeous": "sparkles"}
+
+
+def brand_mark(href: str = "/") -> rx.Component:
+    """The logo (gradient badge and name), linking home."""
+    return plain_link(
+        rx.hstack(
+            rx.center(
+                rx.icon("sparkles", size=18, color="white"),
+                width="34px",
+                height="34px",
+                border_radius="10px",
+                background=styles.BRAND_GRADIENT,
+                flex_shrink="0",
+            ),
+            rx.text(messages.APP_NAME, weight="bold", size="5", style=styles.GRADIENT_TEXT),
+            align="center",
+            spacing="2",
+        ),
+        href=href,
+        aria_label=messages.APP_NAME,
+        style={"text_decoration": "none"},
+    )
+
+
+def link_button(
+    label: str | rx.Var,
+    href: str,
+    icon: str | None = None,
+    *,
+    primary: bool = True,
+    **props: Any,
+) -> rx.Component:
+    """A button that navigates: one ``<a>`` styled as a Radix button (no button-in-link).
+
+    ``primary`` buttons carry the brand gradient; the others are soft and quiet.
+    """
+    content = [rx.icon(icon, size=18)] if icon else []
+    props.setdefault("size", "3")
+    props.setdefault("radius", "full")
+    if primary:
+        props.setdefault("style", styles.GRADIENT_BUTTON)
+    else:
+        props.setdefault("variant", "soft")
+    return rx.button(plain_link(*content, label, href=href), as_child=True, **props)
+
+
+def tooltip(child: rx.Component, content: str | rx.Var) -> rx.Component:
+    """A tooltip with the product's 700 ms opening delay (document 000 §9 interface default)."""
+    return rx.tooltip(child, content=content, delay_duration=styles.TOOLTIP_DELAY_MS)
+
+
+def disclaimer(**props: Any) -> rx.Component:
+    """The entertainment-only notice that accompanies every score (document 000 §1)."""
+    return rx.hstack(
+        rx.icon("info", size=16, flex_shrink="0", color="var(--gray-10)"),
+        rx.text(messages.DISCLAIMER, size="2", color_scheme="gray"),
+        align="start",
+        spacing="2",
+        **props,
+    )
+
+
+def terms_link(**props: Any) -> rx.Component:
+    """The Terms of Use link; see ``TERMS_HREF`` for where it leads and why."""
+    props.setdefault("size", "2")
+    return rx.link(messages.TERMS_OF_USE, href=TERMS_HREF, **props)
+
+
+def page_header(title: str, subtitle: str | None = None, icon: str | None = None) -> rx.Component:
+    """The big centred heading that opens a page, with an optional line below it."""
+    badge = [_icon_badge(icon, size=56)] if icon else []
+    lead = [rx.text(subtitle, size="4", color_scheme="gray", align="center")] if subtitle else []
+    return rx.vstack(
+        *badge,
+        rx.heading(title, size="8", align="center", style=styles.GRADIENT_TEXT),
+        *lead,
+        align="center",
+        spacing="3",
+        max_width="720px",
+        margin_x="auto",
+        padding_top="1rem",
+        padding_bottom="2rem",
+    )
+
+
+def section(title: str, *children: rx.Component, **props: Any) -> rx.Component:
+    """A titled block of a page, with the generous spacing between blocks."""
+    return rx.vstack(
+        rx.heading(title, size="7", align="center", width="100%"),
+        *children,
+        spacing="5",
+        width="100%",
+        padding_y="1.5rem",
+        **props,
+    )
+
+
+def card(*children: rx.Component, **props: Any) -> rx.Component:
+    """A white rounded card with the soft brand shadow."""
+    return rx.box(*children, style=styles.CARD, **props)
+
+
+def _icon_badge(icon: str, size: int = 44) -> rx.Component:
+    """An icon on a round gradient badge, the visual anchor of feature cards."""
+    return rx.center(
+        rx.icon(icon, size=size // 2, color="white"),
+        width=f"{size}px",
+        height=f"{size}px",
+        border_radius="50%",
+        background=styles.BRAND_GRADIENT,
+        flex_shrink="0",
+    )
+
+
+def feature_card(icon: str, title: str, body: str, step: int | None = None) -> rx.Component:
+    """A card with an icon badge, a title and a short paragraph; ``step`` numbers it."""
+    step_badge = [rx.badge(f"Step {step}", radius="full", variant="soft", size="2")] if step else []
+    return card(
+        rx.vstack(
+            rx.hstack(
+                _icon_badge(icon),
+                *step_badge,
+                align="center",
+                justify="between",
+                width="100%",
+            ),
+            rx.heading(title, size="4"),
+            rx.text(body, size="3", color_scheme="gray"),
+            spacing="3",
+            align="start",
+        ),
+        height="100%",
+    )
+
+
+def responsive_grid(*children: rx.Component, columns: int = 3, **props: Any) -> rx.Component:
+    """One column on phones, ``columns`` from 768 px up."""
+    return rx.grid(
+        *children,
+        columns=rx.breakpoints(initial="1", sm=str(columns)),
+        spacing="4",
+        width="100%",
+        **props,
+    )
+
+
+def score_example_card(score: int, label: str) -> rx.Component:
+    """An example result (document 000 Home: 95 Stunning, 87 Beautiful, 92 Gorgeous)."""
+    return card(
+        rx.vstack(
+            rx.center(
+                rx.text(str(score), size="8", weight="bold", color="white"),
+                width="96px",
+                height="96px",
+                border_radius="50%",
+                background=styles.BRAND_GRADIENT,
+                box_shadow="0 10px 30px rgba(236, 72, 153, 0.35)",
+            ),
+            rx.icon(_LABEL_ICON.get(label, "heart"), size=26, color=styles.PINK),
+            rx.badge(label, size="3", radius="full", variant="soft"),
+            align="center",
+            spacing="3",
+        ),
+        data_testid="example-score-card",
+    )
+
+
+def coming_soon(title: str) -> rx.Component:
+    """Body of a page whose feature arrives in a later release: heading and 'Coming soon'."""
+    return rx.center(
+        card(
+            rx.vstack(
+                _icon_badge("sparkles", size=64),
+                rx.heading(title, size="7", align="center"),
+                rx.text(messages.COMING_SOON, size="4", color_scheme="gray"),
+                link_button(messages.NAV_HOME, "/", "house", primary=False),
+                align="center",
+                spacing="4",
+                padding="1.5rem",
+            ),
+            width="100%",
+            max_width="480px",
+        ),
+        padding_y="3rem",
+    )

@@ -1,0 +1,453 @@
+"""The frame around every page: sidebar, top bar, account menu, mobile drawer and footer.
+
+Navigation follows document 000 §2 exactly: the sidebar groups (Main, Premium, Account,
+Info), the top bar entries and the 'My Account' menu. Signed-in and signed-out variants
+switch on ``AuthState.signed_in``. From 768 px up the sidebar is always visible; below it
+the sidebar is hidden and a menu button opens a drawer with the same navigation, whose
+links close the drawer as they navigate (``rx.drawer.close`` around each link).
+
+Other areas wrap their page bodies in ``page_layout`` and never rebuild navigation.
+"""
+
+from typing import Any, NamedTuple
+
+import reflex as rx
+
+from prettyscore.accounts.state import AuthState
+from prettyscore.core import messages
+from prettyscore.ui import styles
+from prettyscore.ui.components import brand_mark, disclaimer, terms_link
+from prettyscore.ui.nav_link import nav_link, plain_link
+
+# Heading of the drawer group holding the top bar's extra entries (not a document text).
+EXPLORE = "Explore"
+CLOSE_MENU = "Close menu"
+
+
+class NavItem(NamedTuple):
+    """One navigation entry: visible label, route and lucide icon name."""
+
+    label: str
+    href: str
+    icon: str
+
+
+HOME = NavItem(messages.NAV_HOME, "/", "house")
+UPLOAD = NavItem(messages.NAV_UPLOAD_PHOTO, "/upload", "upload")
+LEADERBOARD = NavItem(messages.NAV_LEADERBOARD, "/leaderboard", "trophy")
+PREMIUM = NavItem(messages.NAV_PREMIUM, "/premium", "crown")
+USER_DASHBOARD = NavItem(messages.NAV_USER_DASHBOARD, "/user-dashboard", "layout-dashboard")
+MY_PHOTOS = NavItem(messages.NAV_MY_PHOTOS, "/dashboard", "images")
+CONTACT_REQUESTS = NavItem(messages.NAV_CONTACT_REQUESTS, "/contestant-requests", "mail")
+SIGN_IN = NavItem(messages.NAV_SIGN_IN, "/auth", "log-in")
+HOW_IT_WORKS = NavItem(messages.NAV_HOW_IT_WORKS, "/how-it-works", "info")
+PRIVACY = NavItem(messages.NAV_PRIVACY, "/privacy", "shield")
+WIN_50K = NavItem(messages.WIN_50K, "/global-ranking", "badge-dollar-sign")
+PARTNERS = NavItem(messages.NAV_PARTNERS, "/partners", "handshake")
+DASHBOARD = NavItem(messages.NAV_DASHBOARD, "/dashboard", "layout-dashboard")
+VIDEO_GENERATION = NavItem(messages.NAV_VIDEO_GENERATION, "/video-generation", "video")
+
+# Sidebar groups (document 000 §2 Navigation). Account has a signed-out variant.
+MAIN_GROUP = (HOME, UPLOAD, LEADERBOARD)
+PREMIUM_GROUP = (PREMIUM,)
+ACCOUNT_GROUP_SIGNED_IN = (USER_DASHBOARD, MY_PHOTOS, CONTACT_REQUESTS)
+ACCOUNT_GROUP_SIGNED_OUT = (SIGN_IN,)
+INFO_GROUP = (HOW_IT_WORKS, PRIVACY)
+# Top bar, before the final Dashboard / Sign In entry.
+TOP_BAR_ITEMS = (PREMIUM, WIN_50K, PARTNERS, LEADERBOARD, HOW_IT_WORKS, PRIVACY)
+# The 'My Account' menu, before Sign Out.
+ACCOUNT_MENU_ITEMS = (USER_DASHBOARD, MY_PHOTOS, VIDEO_GENERATION, PREMIUM)
+# Top bar entries the sidebar lacks, so the drawer can offer the whole navigation.
+DRAWER_EXTRA_ITEMS = (WIN_50K, PARTNERS)
+# Top bar entries the sidebar repeats: hidden from 768 to 1023 px, where the bar is short.
+_IN_SIDEBAR_TOO = frozenset(item.href for item in MAIN_GROUP + PREMIUM_GROUP + INFO_GROUP)
+
+_SIDEBAR_LINK_STYLE = {
+    "display": "flex",
+    "width": "100%",
+    "align_items": "center",
+    "gap": "0.75rem",
+    "padding": "0.6rem 0.85rem",
+    "border_radius": "12px",
+    "color": "var(--gray-12)",
+    "font_size": "0.95rem",
+    "font_weight": "500",
+    "text_decoration": "none",
+    "transition": "background 120ms ease",
+    "_hover": {"background": "var(--pink-a3)"},
+    "&[aria-current='page']": {
+        "background": "var(--pink-a4)",
+        "color": "var(--pink-11)",
+        "font_weight": "600",
+    },
+}
+
+_TOP_LINK_STYLE = {
+    "display": "inline-flex",
+    "align_items": "center",
+    "gap": "0.35rem",
+    "padding": "0.4rem 0.6rem",
+    "border_radius": "999px",
+    "color": "var(--gray-11)",
+    "font_size": "0.875rem",
+    # Icons only where there is room for them beside the sidebar.
+    "& svg": {"display": "none"},
+    styles.WIDE_MEDIA: {"& svg": {"display": "inline"}},
+    "font_weight": "500",
+    "white_space": "nowrap",
+    "text_decoration": "none",
+    "_hover": {"background": "var(--pink-a3)", "color": "var(--gray-12)"},
+    "&[aria-current='page']": {"color": "var(--pink-11)", "background": "var(--pink-a3)"},
+}
+
+
+# ---------------------------------------------------------------------------
+# Sidebar (768 px and up) and the navigation it shares with the drawer
+# ---------------------------------------------------------------------------
+def _sidebar_link(item: NavItem, in_drawer: bool) -> rx.Component:
+    """One sidebar entry; in the drawer it also closes the drawer when clicked."""
+    link = nav_link(
+        rx.icon(item.icon, size=18),
+        item.label,
+        href=item.href,
+        style=_SIDEBAR_LINK_STYLE,
+    )
+    return rx.drawer.close(link) if in_drawer else link
+
+
+def _nav_group(title: str, items: tuple[NavItem, ...], in_drawer: bool) -> rx.Component:
+    """A titled group of sidebar entries."""
+    return rx.vstack(
+        rx.text(
+            title,
+            size="1",
+            text_transform="uppercase",
+            weight="bold",
+            color_scheme="gray",
+            letter_spacing="0.08em",
+            padding_x="0.85rem",
+        ),
+        *[_sidebar_link(item, in_drawer) for item in items],
+        spacing="1",
+        width="100%",
+    )
+
+
+def _nav_groups(in_drawer: bool) -> rx.Component:
+    """Main, Premium, Account (signed-in or signed-out variant) and Info groups."""
+    return rx.vstack(
+        _nav_group(messages.NAV_MAIN, MAIN_GROUP, in_drawer),
+        _nav_group(messages.NAV_PREMIUM, PREMIUM_GROUP, in_drawer),
+        rx.cond(
+            AuthState.signed_in,
+            _nav_group(messages.NAV_ACCOUNT, ACCOUNT_GROUP_SIGNED_IN, in_drawer),
+            _nav_group(messages.NAV_ACCOUNT, ACCOUNT_GROUP_SIGNED_OUT, in_drawer),
+        ),
+        _nav_group(messages.NAV_INFO, INFO_GROUP, in_drawer),
+        spacing="5",
+        width="100%",
+    )
+
+
+def sidebar() -> rx.Component:
+    """The fixed left sidebar, shown from 768 px up."""
+    return rx.el.aside(
+        rx.box(brand_mark(), padding="1.25rem 1rem 1.5rem 1.1rem"),
+        rx.el.nav(_nav_groups(in_drawer=False), aria_label="Sidebar"),
+        style={
+            **styles.DESKTOP_ONLY,
+            "flex_direction": "column",
+            "position": "fixed",
+            "top": "0",
+            "left": "0",
+            "bottom": "0",
+            "width": styles.SIDEBAR_WIDTH,
+            "padding": "0 0.75rem 1.5rem",
+            "background": "white",
+            "border_right": styles.BORDER,
+            "overflow_y": "auto",
+            "z_index": "20",
+        },
+    )
+
+
+# ---------------------------------------------------------------------------
+# Mobile drawer (below 768 px)
+# ---------------------------------------------------------------------------
+def _drawer_sign_out() -> rx.Component:
+    """Sign Out inside the drawer: signs out and closes the drawer."""
+    return rx.drawer.close(
+        rx.button(
+            rx.icon("log-out", size=18),
+            messages.SIGN_OUT,
+            on_click=AuthState.sign_out,
+            variant="soft",
+            color_scheme="gray",
+            width="100%",
+            justify="start",
+        ),
+    )
+
+
+def mobile_drawer() -> rx.Component:
+    """The menu button and the left drawer it opens, with the full navigation."""
+    return rx.drawer.root(
+        rx.drawer.trigger(
+            rx.icon_button(
+                rx.icon("menu", size=22),
+                variant="ghost",
+                size="3",
+                aria_label=messages.NAV_OPEN_MENU,
+            ),
+        ),
+        rx.drawer.portal(
+            rx.drawer.overlay(),
+            rx.drawer.content(
+                _drawer_body(),
+                custom_attrs={"data-testid": "nav-drawer"},
+                style={
+                    "right": "auto",
+                    "width": "min(300px, 86vw)",
+                    "height": "100%",
+                    "background": "white",
+                    "box_shadow": "0 0 40px rgba(0, 0, 0, 0.18)",
+                    "outline": "none",
+                },
+            ),
+        ),
+        direction="left",
+    )
+
+
+def _drawer_body() -> rx.Component:
+    """What the drawer shows: brand, close button, all groups, extras, account actions."""
+    return rx.vstack(
+        rx.hstack(
+            rx.drawer.title(rx.drawer.close(brand_mark())),
+            rx.drawer.close(
+                rx.icon_button(
+                    rx.icon("x", size=20),
+                    variant="ghost",
+                    color_scheme="gray",
+                    aria_label=CLOSE_MENU,
+                ),
+            ),
+            justify="between",
+            align="center",
+            width="100%",
+        ),
+        rx.cond(
+            AuthState.signed_in,
+            rx.text(AuthState.email_short, size="2", color_scheme="gray", padding_x="0.85rem"),
+        ),
+        rx.el.nav(
+            rx.vstack(
+                _nav_groups(in_drawer=True),
+                _nav_group(EXPLORE, DRAWER_EXTRA_ITEMS, in_drawer=True),
+                rx.cond(
+                    AuthState.signed_in,
+                    rx.vstack(
+                        _sidebar_link(VIDEO_GENERATION, in_drawer=True),
+                        _drawer_sign_out(),
+                        spacing="1",
+                        width="100%",
+                    ),
+                ),
+                spacing="5",
+                width="100%",
+            ),
+            aria_label="Menu",
+            width="100%",
+        ),
+        spacing="4",
+        width="100%",
+        height="100%",
+        padding="1rem 0.75rem 2rem",
+        overflow_y="auto",
+    )
+
+
+# ---------------------------------------------------------------------------
+# Top bar and account menu
+# ---------------------------------------------------------------------------
+def _top_link(item: NavItem) -> rx.Component:
+    """A top bar entry; 'Win $50K' is drawn in the brand gradient to stand out."""
+    highlight = item is WIN_50K
+    label = rx.text(item.label, as_="span", style=styles.GRADIENT_TEXT) if highlight else item.label
+    icon = (
+        rx.icon(item.icon, size=16, color=styles.PINK) if highlight else rx.icon(item.icon, size=16)
+    )
+    style = _TOP_LINK_STYLE
+    if item.href in _IN_SIDEBAR_TOO:
+        style = {**style, "display": "none", styles.LARGE_MEDIA: {"display": "inline-flex"}}
+    return nav_link(icon, label, href=item.href, style=style)
+
+
+def _top_links() -> rx.Component:
+    """The top bar entries (from 768 px up), ending with Dashboard when signed in."""
+    return rx.el.nav(
+        rx.hstack(
+            *[_top_link(item) for item in TOP_BAR_ITEMS],
+            # Signed out, the last entry (Sign In) is the button at the bar's right end.
+            rx.cond(AuthState.signed_in, _top_link(DASHBOARD)),
+            spacing="1",
+            align="center",
+        ),
+        aria_label="Top",
+        style={
+            **styles.DESKTOP_ONLY,
+            "flex": "1",
+            "min_width": "0",
+            "overflow_x": "auto",
+            "scrollbar_width": "none",
+        },
+    )
+
+
+def _account_menu_item(item: NavItem) -> rx.Component:
+    """A 'My Account' entry that navigates like a link."""
+    return rx.menu.item(
+        plain_link(
+            rx.hstack(rx.icon(item.icon, size=16), item.label, spacing="2", align="center"),
+            href=item.href,
+        ),
+        as_child=True,
+    )
+
+
+_WIDE_ENOUGH_FOR_LABEL = {"display": "none", styles.LARGE_MEDIA: {"display": "inline"}}
+
+
+def account_menu() -> rx.Component:
+    """The signed-in 'My Account' menu: the truncated email, account pages and Sign Out."""
+    return rx.menu.root(
+        rx.menu.trigger(
+            rx.button(
+                rx.icon("circle-user", size=18),
+                # The label shows from 1024 px; narrower, the icon and aria-label carry it.
+                rx.text(messages.MY_ACCOUNT, as_="span", style=_WIDE_ENOUGH_FOR_LABEL),
+                rx.icon("chevron-down", size=14),
+                variant="soft",
+                radius="full",
+                aria_label=messages.MY_ACCOUNT,
+            ),
+        ),
+        rx.menu.content(
+            rx.text(
+                AuthState.email_short,
+                size="1",
+                color_scheme="gray",
+                padding="0.35rem 0.75rem",
+                title=AuthState.user_email,
+                data_testid="account-email",
+            ),
+            rx.menu.separator(),
+            *[_account_menu_item(item) for item in ACCOUNT_MENU_ITEMS],
+            rx.menu.separator(),
+            rx.menu.item(
+                rx.hstack(rx.icon("log-out", size=16), messages.SIGN_OUT, spacing="2"),
+                on_select=AuthState.sign_out,
+                color_scheme="red",
+            ),
+            align="end",
+        ),
+    )
+
+
+def _sign_in_button() -> rx.Component:
+    """Signed out: the top bar's Sign In entry, a button at the right at every width."""
+    return rx.button(
+        plain_link(rx.icon("log-in", size=16), messages.SIGN_IN, href=SIGN_IN.href),
+        as_child=True,
+        radius="full",
+        style=styles.GRADIENT_BUTTON,
+    )
+
+
+def top_bar() -> rx.Component:
+    """Sticky header: menu button and logo on phones, links on wider screens, account."""
+    return rx.el.header(
+        rx.hstack(
+            rx.hstack(
+                mobile_drawer(), brand_mark(), align="center", spacing="3", style=styles.MOBILE_ONLY
+            ),
+            _top_links(),
+            rx.spacer(style=styles.MOBILE_ONLY),
+            rx.cond(AuthState.signed_in, account_menu(), _sign_in_button()),
+            align="center",
+            spacing="3",
+            height=styles.TOP_BAR_HEIGHT,
+            padding_x=rx.breakpoints(initial="0.75rem", sm="1.5rem"),
+            width="100%",
+        ),
+        style={
+            "position": "sticky",
+            "top": "0",
+            "z_index": "10",
+            "background": "rgba(255, 255, 255, 0.82)",
+            "backdrop_filter": "blur(12px)",
+            "border_bottom": styles.BORDER,
+        },
+    )
+
+
+# ---------------------------------------------------------------------------
+# Footer and the page frame
+# ---------------------------------------------------------------------------
+def footer() -> rx.Component:
+    """Entertainment disclaimer and the Terms of Use link, at the bottom of every page."""
+    return rx.el.footer(
+        rx.vstack(
+            disclaimer(justify="center"),
+            rx.hstack(
+                rx.text(f"© {messages.APP_NAME}", size="2", color_scheme="gray"),
+                rx.text("·", size="2", color_scheme="gray"),
+                terms_link(),
+                rx.text("·", size="2", color_scheme="gray"),
+                rx.link(messages.PRIVACY_POLICY, href=PRIVACY.href, size="2"),
+                spacing="2",
+                align="center",
+                wrap="wrap",
+                justify="center",
+            ),
+            align="center",
+            spacing="3",
+            max_width=styles.CONTENT_MAX_WIDTH,
+            margin_x="auto",
+        ),
+        style={
+            "padding": "2rem 1.25rem 2.5rem",
+            "border_top": styles.BORDER,
+            "background": "white",
+        },
+    )
+
+
+def page_layout(*children: rx.Component, **props: Any) -> rx.Component:
+    """Wrap a page body in the app frame: sidebar, top bar, main content and footer.
+
+    ``props`` go to the box holding the page body (e.g. ``max_width`` to widen it).
+    """
+    props.setdefault("max_width", styles.CONTENT_MAX_WIDTH)
+    return rx.box(
+        sidebar(),
+        rx.flex(
+            top_bar(),
+            rx.el.main(
+                rx.box(
+                    *children,
+                    width="100%",
+                    margin_x="auto",
+                    padding=rx.breakpoints(initial="1.25rem 1rem 3rem", sm="2rem 2rem 4rem"),
+                    **props,
+                ),
+                style={"flex": "1", "width": "100%"},
+            ),
+            footer(),
+            direction="column",
+            min_height="100vh",
+            style={styles.DESKTOP_MEDIA: {"margin_left": styles.SIDEBAR_WIDTH}},
+        ),
+        background=styles.SOFT_BACKGROUND,
+        min_height="100vh",
+    )

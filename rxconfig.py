@@ -1,0 +1,25 @@
+"""Reflex configuration: everything variable comes from ``prettyscore.core.settings``."""
+
+import os
+
+import reflex as rx
+
+from prettyscore.core.settings import get_settings
+
+settings = get_settings()
+
+# Reflex's own upload folder is served to anyone at /_upload; we never store user photos
+# there (they go to MEDIA_DIR behind our own route), but keep the folder out of the tree.
+os.environ.setdefault("REFLEX_UPLOADED_FILES_DIR", str(settings.data_dir / "reflex_uploads"))
+
+config = rx.Config(
+    app_name="prettyscore",
+    telemetry_enabled=False,
+    state_manager_mode="redis" if settings.redis_url else "memory",
+    redis_url=settings.redis_url,
+    api_url=settings.public_url,
+    deploy_url=settings.public_url,
+    show_built_with_reflex=False,
+    plugins=[rx.plugins.RadixThemesPlugin()],
+    disable_plugins=[rx.plugins.SitemapPlugin],
+)

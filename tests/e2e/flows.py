@@ -1,0 +1,55 @@
+"""Steps shared by the browser tests: what a person does, in a few reusable pieces."""
+
+from __future__ import annotations
+
+import re
+import uuid
+
+from prettyscore.core import messages
+
+
+def unique_email(prefix: str) -> str:
+    """A new address for each test, so runs never collide."""
+    return f"{prefix}-{uuid.uuid4().hex[:8]}@example.com"
+
+
+def wait_for_path(page, path: str, query: str = "") -> None:
+    """Wait until the browser shows ``path`` (the production build adds a trailing slash)."""
+    base = re.escape(path.rstrip("/"))
+    tail = re.escape(query) if query else ""
+    page.wait_for_url(re.compile(rf"^https?://[^/]+{base}/?{tail}$"))
+
+
+def sign_up(page, base_url: str, address: str, password: str = "secret12") -> None:
+    """Open /auth, switch to Sign Up and submit the form."""
+    page.goto(f"{base_url}/auth")
+    page.get_by_role("tab", name=messages.SIGN_UP).click()
+    form = page.locator("form").filter(
+        has=page.get_by_placeholder(messages.SIGNUP_PASSWORD_PLACEHOLDER)
+    )
+    form.get_by_placeholder(messages.EMAIL_PLACEHOLDER).fill(address)
+    form.get_by_placeholder(messages.SIGNUP_PASSWORD_PLACEHOLDER).fill(password)
+    form.get_by_role("button", name=messages.SIGN_UP).click()
+
+
+def sign_in_form(page):
+    """The Sign In tab's form."""
+    return page.locator("form").filter(
+        has=page.get_by_placeholder(messages.PASSWORD_PLACEHOLDER, exact=True)
+    )
+
+
+def sign_in(page, address: str, password: str = "secret12") -> None:
+    """Fill and submit the Sign In form on the current /auth page."""
+    form = sign_in_form(page)
+    form.get_by_placeholder(messages.EMAIL_PLACEHOLDER).fill(address)
+    form.get_by_placeholder(messages.PASSWORD_PLACEHOLDER, exact=True).fill(password)
+    form.get_by_role("button", name=messages.SIGN_IN).click()
+
+
+def new_member(page, base_url: str, prefix: str = "member") -> str:
+    """Sign up a new member in this browser context and wait for the dashboard."""
+    address = unique_email(prefix)
+    sign_up(page, base_url, address)
+    wait_for_path(page, "/dashboard")
+    return address

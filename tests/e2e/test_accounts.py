@@ -1,0 +1,123 @@
+"""Accounts in a real browser: sign-up, sign-out, remembered email, sign-in, guards, recovery."""
+
+from __future__ import annotations
+
+import email
+
+import pytest
+from playwright.sync_api import expect
+
+from prettyscore.core import messages
+from tests.e2e.flows import sign_in_form, sign_up, unique_email, wait_for_path
+
+pytestmark = pytest.mark.e2e
+
+
+def test_sign_up_sign_out_remembered_email_and_sign_in(page, app_server):
+    base = app_server.base_url
+    address = unique_email("ada")
+    page.goto(f"{base}/auth")
+    expect(page.get_by_text(messages.AUTH_HEADING, exact=True)).to_be_visible()
+    expect(page.get_by_text(messages.AUTH_SUBTITLE)).to_be_visible()
+
+    sign_up(page, base, address)
+    expect(page.get_by_text(messages.ACCOUNT_CREATED)).to_be_visible()
+    wait_for_path(page, "/dashboard")
+    expect(page.get_by_test_id("dashboard-email")).to_have_text(address)
+
+    page.get_by_role("button", name=messages.SIGN_OUT).first.click()
+    expect(page.get_by_text(messages.SIGNED_OUT)).to_be_visible()
+    wait_for_path(page, "/auth")
+    email_field = sign_in_form(page).get_by_placeholder(messages.EMAIL_PLACEHOLDER)
+    expect(email_field).to_have_value(address)
+    assert address in (page.evaluate("localStorage.getItem('lastLoginEmail')") or "")
+
+    sign_in_form(page).get_by_placeholder(messages.PASSWORD_PLACEHOLDER, exact=True).fill(
+        "secret12"
+    )
+    sign_in_form(page).get_by_role("button", name=messages.SIGN_IN).click()
+    expect(page.get_by_text(messages.WELCOME_BACK)).to_be_visible()
+    wait_for_path(page, "/dashboard")
+    expect(page.get_by_test_id("dashboard-email")).to_have_text(address)
+
+    page.reload()  # the session survives a reload: tokens live in the browser
+    expect(page.get_by_test_id("dashboard-email")).to_have_text(address)
+    page.goto(f"{base}/auth")  # having a session, /auth goes on to the dashboard
+    wait_for_path(page, "/dashboard")
+
+
+def test_the_dashboard_sends_a_visitor_to_sign_in_and_back(page, app_server):
+    base = app_server.base_url
+    page.goto(f"{base}/dashboard")
+    wait_for_path(page, "/auth", "?next=/dashboard")
+    expect(page.get_by_text(messages.AUTH_SUBTITLE)).to_be_visible()
+
+
+def test_duplicate_email_and_wrong_password_show_their_messages(page, app_server):
+    base = app_server.base_url
+    address = unique_email("dup")
+    sign_up(page, base, address)
+    wait_for_path(page, "/dashboard")
+    page.context.clear_cookies()
+
+    sign_up(page, base, address.upper())
+    expect(page.get_by_text(messages.USER_ALREADY_REGISTERED)).to_be_visible()
+    assert page.url.startswith(f"{base}/auth")
+
+    page.goto(f"{base}/auth")
+    sign_in_form(page).get_by_placeholder(messages.EMAIL_PLACEHOLDER).fill(address)
+    sign_in_form(page).get_by_placeholder(messages.PASSWORD_PLACEHOLDER, exact=True).fill(
+        "wrong-pw"
+    )
+    sign_in_form(page).get_by_role("button", name=messages.SIGN_IN).click()
+    expect(page.get_by_text(messages.INVALID_CREDENTIALS)).to_be_visible()
+    assert page.url.startswith(f"{base}/auth")
+    assert not [c for c in page.context.cookies() if c["name"] == "ps_access_token" and c["value"]]
+
+
+def test_tampered_tokens_are_treated_as_signed_out_without_an_error_page(page, app_server):
+    base = app_server.base_url
+    sign_up(page, base, unique_email("tamper"))
+    wait_for_path(page, "/dashboard")
+    cookies = {c["name"]: c for c in page.context.cookies()}
+    for name in ("ps_access_token", "ps_refresh_token"):
+        cookie = cookies[name]
+        page.context.add_cookies([{**cookie, "value": cookie["value"][:-4] + "abcd"}])
+    page.goto(f"{base}/dashboard")
+    wait_for_path(page, "/auth", "?next=/dashboard")
+    expect(page.get_by_text(messages.AUTH_SUBTITLE)).to_be_visible()
+
+
+def test_forgot_password_mails_a_link_that_signs_in_with_the_new_password(page, app_server):
+    base = app_server.base_url
+    address = unique_email("forgot")
+    sign_up(page, base, address)
+    wait_for_path(page, "/dashboard")
+    page.context.clear_cookies()
+
+    page.goto(f"{base}/auth")
+    page.get_by_text(messages.FORGOT_PASSWORD).click()
+    page.locator("form").get_by_placeholder(messages.EMAIL_PLACEHOLDER).fill(address)
+    page.get_by_role("button", name="Send reset link").click()
+    expect(page.get_by_text(messages.RECOVERY_EMAIL_SENT)).to_be_visible()
+
+    mails = [
+        email.message_from_bytes(path.read_bytes())
+        for path in sorted((app_server.data_dir / "outbox").glob("*.eml"))
+    ]
+    mine = [m for m in mails if m["To"] == address]
+    assert len(mine) == 1
+    body = mine[0].get_payload(decode=True).decode()
+    link = next(line for line in body.splitlines() if "/auth/reset?token=" in line).strip()
+
+    page.goto(link)
+    page.get_by_placeholder(messages.SIGNUP_PASSWORD_PLACEHOLDER).fill("a-new-password")
+    page.get_by_role("button", name="Save new password").click()
+    expect(page.get_by_text(messages.PASSWORD_UPDATED)).to_be_visible()
+    wait_for_path(page, "/dashboard")
+
+    page.context.clear_cookies()
+    page.goto(link)  # the link works once
+    page.get_by_placeholder(messages.SIGNUP_PASSWORD_PLACEHOLDER).fill("third-password")
+    page.get_by_role("button", name="Save new password").click()
+    expect(page.get_by_text(messages.RECOVERY_LINK_INVALID)).to_be_visible()

@@ -1,0 +1,286 @@
+"""Start the real app (production build, one port) for the browser tests, and stop it.
+
+The test server never disturbs a developer's `make run` in the same checkout: it builds
+its frontend in its own folder (``REFLEX_WEB_WORKDIR``, kept under ``.tools/e2e-web/`` so
+the frontend packages are installed once and later sessions only rebuild), and keeps its
+Reflex state, uploads and data in the session's tmp dir. Every start rebuilds the
+frontend, because the backend's address (with its free port) is compiled into it.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import os
+import secrets
+import signal
+import socket
+import subprocess
+import sys
+import time
+import urllib.request
+from collections.abc import Iterator
+from dataclasses import dataclass, field
+from pathlib import Path
+
+PROJECT_ROOT = Path(__file__).resolve().parents[2]
+VENV_BIN = Path(sys.executable).parent
+WEB_CACHE = PROJECT_ROOT / ".tools" / "e2e-web"
+
+#: Every variable of prettyscore/core/settings.py: a developer's values must not leak in.
+APP_SETTINGS = (
+    "DATA_DIR",
+    "DATABASE_URL",
+    "REDIS_URL",
+    "SECRET_KEY",
+    "MEDIA_DIR",
+    "OUTBOX_DIR",
+    "SMTP_URL",
+    "MAIL_FROM",
+    "PUBLIC_URL",
+    "PORT",
+    "ACCESS_TOKEN_TTL_SECONDS",
+    "REFRESH_TOKEN_TTL_SECONDS",
+    "RECOVERY_LINK_TTL_SECONDS",
+    "STRIPE_SECRET_KEY",
+    "STRIPE_PUBLISHABLE_KEY",
+    "STRIPE_WEBHOOK_SECRET",
+    "STRIPE_API_BASE",
+    "ANALYSIS_WAIT_SECONDS",
+)
+
+#: What scripts/js-env may set: the JavaScript runtime Reflex builds the frontend with.
+JS_ENV_VARS = ("PATH", "REFLEX_USE_NPM", "REFLEX_USE_SYSTEM_BUN", "NPM_CONFIG_REGISTRY")
+
+
+class AppServerError(RuntimeError):
+    """The app did not start; the message ends with the tail of its log."""
+
+
+@dataclass
+class AppServer:
+    """A running PrettyScore: open ``base_url`` in the browser."""
+
+    name: str
+    base_url: str
+    port: int
+    data_dir: Path
+    database_url: str
+    redis_url: str | None
+    log_path: Path
+    env: dict[str, str] = field(repr=False)
+    process: subprocess.Popen | None = field(default=None, repr=False)
+    startup_seconds: float = 0.0
+
+    def log_tail(self, lines: int = 50) -> str:
+        try:
+            text = self.log_path.read_text(errors="replace")
+        except FileNotFoundError:
+            return "(no log)"
+        return "\n".join(text.splitlines()[-lines:])
+
+    def url(self, path: str = "/") -> str:
+        return self.base_url + "/" + path.lstrip("/")
+
+
+def free_port() -> int:
+    with socket.socket(socket.AF_INET, socket.SOCK_STREAM) as sock:
+        sock.bind(("127.0.0.1", 0))
+        return sock.getsockname()[1]
+
+
+def js_environment() -> dict[str, str]:
+    """The variables scripts/js-env sets (it installs Node 22 into .tools/ when needed)."""
+    script = f'eval "$({PROJECT_ROOT / "scripts" / "js-env"})" && env -0'
+    result = subprocess.run(
+        ["bash", "-c", script],
+        cwd=PROJECT_ROOT,
+        capture_output=True,
+        check=False,
+        stdin=subprocess.DEVNULL,
+    )
+    if result.returncode != 0:
+        raise AppServerError(
+            "No JavaScript runtime for the frontend build:\n"
+            + result.stderr.decode(errors="replace")
+        )
+    values = dict(item.split("=", 1) for item in result.stdout.decode().split("\0") if "=" in item)
+    return {name: values[name] for name in JS_ENV_VARS if name in values}
+
+
+def _answers(url: str, *, html: bool = False) -> bool:
+    try:
+        with urllib.request.urlopen(url, timeout=5) as response:
+            if response.status != 200:
+                return False
+            if not html:
+                return True
+            body = response.read(200_000).decode(errors="replace").lower()
+            return "<html" in body or "<!doctype html" in body
+    except Exception:
+        return False
+
+
+def server_environment(
+    *,
+    port: int,
+    data_dir: Path,
+    run_dir: Path,
+    web_dir: Path,
+    database_url: str,
+    redis_url: str | None,
+) -> dict[str, str]:
+    env = {k: v for k, v in os.environ.items() if k not in APP_SETTINGS}
+    env.update(js_environment())
+    env.update(
+        {
+            "PORT": str(port),
+            "PUBLIC_URL": f"http://localhost:{port}",
+            "DATA_DIR": str(data_dir),
+            "DATABASE_URL": database_url,
+            "SECRET_KEY": secrets.token_urlsafe(32),
+            "REFLEX_TELEMETRY_ENABLED": "false",
+            "REFLEX_CHECK_LATEST_VERSION": "false",
+            "REFLEX_WEB_WORKDIR": str(web_dir),
+            "REFLEX_STATES_WORKDIR": str(run_dir / "states"),
+            "REFLEX_UPLOADED_FILES_DIR": str(run_dir / "uploaded_files"),
+            "PYTHONUNBUFFERED": "1",
+            "PYTHONDONTWRITEBYTECODE": "1",
+        }
+    )
+    if redis_url:
+        env["REDIS_URL"] = redis_url
+    # Without Redis, Reflex's in-memory state needs a single worker. With Redis, two workers
+    # (E2E_WORKERS to change) so that a client's events really may land on either.
+    env["GRANIAN_WORKERS"] = os.environ.get("E2E_WORKERS", "2") if redis_url else "1"
+    return env
+
+
+def _run_logged(command: list[str], env: dict[str, str], log, what: str) -> None:
+    log.write(f"$ {' '.join(command)}\n")
+    log.flush()
+    result = subprocess.run(
+        command,
+        cwd=PROJECT_ROOT,
+        env=env,
+        stdout=log,
+        stderr=subprocess.STDOUT,
+        stdin=subprocess.DEVNULL,
+        check=False,
+        timeout=300,
+    )
+    if result.returncode != 0:
+        raise AppServerError(f"{what} failed (exit {result.returncode})")
+
+
+def stop(server: AppServer) -> None:
+    """Stop the app and everything it started (its process group)."""
+    process = server.process
+    if process is None or process.poll() is not None:
+        return
+    with contextlib.suppress(ProcessLookupError):
+        os.killpg(process.pid, signal.SIGTERM)
+    try:
+        process.wait(timeout=20)
+    except subprocess.TimeoutExpired:
+        with contextlib.suppress(ProcessLookupError):
+            os.killpg(process.pid, signal.SIGKILL)
+        process.wait(timeout=10)
+
+
+@contextlib.contextmanager
+def running_app(
+    name: str,
+    run_dir: Path,
+    *,
+    database_url: str | None = None,
+    redis_url: str | None = None,
+    web_dir: Path | None = None,
+    timeout: float | None = None,
+) -> Iterator[AppServer]:
+    """Migrate a database, start `reflex run --env prod --single-port`, yield, stop.
+
+    ``database_url`` None means a SQLite file in the data dir. Raises AppServerError, with
+    the last 50 log lines, when the app is not serving /ping and / within ``timeout``
+    seconds (default ``E2E_START_TIMEOUT`` or 300).
+    """
+    timeout = timeout or float(os.environ.get("E2E_START_TIMEOUT", "300"))
+    run_dir.mkdir(parents=True, exist_ok=True)
+    data_dir = run_dir / "data"
+    data_dir.mkdir(exist_ok=True)
+    database_url = database_url or f"sqlite:///{data_dir / 'prettyscore.db'}"
+    worker = os.environ.get("PYTEST_XDIST_WORKER", "main")
+    # One build folder per pytest-xdist worker, shared by the servers of that worker: a
+    # session-scoped parametrized fixture is torn down before its next param starts.
+    web_dir = web_dir or WEB_CACHE / worker / ".web"
+    web_dir.parent.mkdir(parents=True, exist_ok=True)
+    port = free_port()
+    env = server_environment(
+        port=port,
+        data_dir=data_dir,
+        run_dir=run_dir,
+        web_dir=web_dir,
+        database_url=database_url,
+        redis_url=redis_url,
+    )
+    server = AppServer(
+        name=name,
+        base_url=f"http://localhost:{port}",
+        port=port,
+        data_dir=data_dir,
+        database_url=database_url,
+        redis_url=redis_url,
+        log_path=run_dir / "app.log",
+        env=env,
+    )
+    started = time.monotonic()
+    with server.log_path.open("a") as log:
+        try:
+            _run_logged([str(VENV_BIN / "alembic"), "upgrade", "head"], env, log, "Migration")
+            log.write(f"$ reflex run --env prod --single-port --backend-port {port}\n")
+            log.flush()
+            server.process = subprocess.Popen(
+                [
+                    str(VENV_BIN / "reflex"),
+                    "run",
+                    "--env",
+                    "prod",
+                    "--single-port",
+                    "--backend-port",
+                    str(port),
+                    "--backend-host",
+                    "127.0.0.1",
+                ],
+                cwd=PROJECT_ROOT,
+                env=env,
+                stdout=log,
+                stderr=subprocess.STDOUT,
+                stdin=subprocess.DEVNULL,
+                start_new_session=True,
+            )
+            probe = f"http://127.0.0.1:{port}"
+            deadline = started + timeout
+            while True:
+                if server.process.poll() is not None:
+                    raise AppServerError(f"The app exited with {server.process.returncode}")
+                if _answers(probe + "/ping") and _answers(probe + "/", html=True):
+                    break
+                if time.monotonic() > deadline:
+                    raise AppServerError(f"The app did not answer within {timeout:.0f} s")
+                time.sleep(0.5)
+        except (AppServerError, subprocess.TimeoutExpired) as error:
+            stop(server)
+            log.flush()
+            raise AppServerError(
+                f"{name}: {error}. Log: {server.log_path}\n--- last 50 lines ---\n"
+                + server.log_tail(50)
+            ) from None
+        except BaseException:
+            stop(server)
+            raise
+        server.startup_seconds = time.monotonic() - started
+        log.write(f"--- serving at {server.base_url} after {server.startup_seconds:.1f} s\n")
+        log.flush()
+        try:
+            yield server
+        finally:
+            stop(server)
