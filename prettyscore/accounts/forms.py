@@ -23,7 +23,6 @@ log = logging.getLogger(__name__)
 class AuthFormState(AuthState):
     """The sign-in / sign-up / forgot-password card."""
 
-    tab: str = "sign_in"
     sign_in_email: str = ""
     last_login_email: str = rx.LocalStorage("", name="lastLoginEmail")
     submitting: bool = False
@@ -36,13 +35,10 @@ class AuthFormState(AuthState):
         """on_load of /auth: a session goes straight on; otherwise prefill the last email."""
         if await self.current_user() is not None:
             return rx.redirect(self._next_path())
-        self.tab = "sign_in"
-        self.sign_in_email = self.last_login_email
-        self.submitting = False
-
-    @rx.event
-    def set_tab(self, tab: str):
-        self.tab = tab if tab in ("sign_in", "sign_up", "forgot") else "sign_in"
+        # The visitor may already be typing (or have switched tabs) when this arrives:
+        # fill only what is still empty, never undo what they did.
+        if not self.sign_in_email:
+            self.sign_in_email = self.last_login_email
 
     @rx.event
     def set_sign_in_email(self, value: str):
@@ -81,9 +77,18 @@ class AuthFormState(AuthState):
         self.sign_in_email = tokens.email
         return [rx.toast.success(success_text), rx.redirect(self._next_path())]
 
+
+class ForgotPasswordState(AuthState):
+    """/auth/forgot: ask for a reset link."""
+
+    submitting: bool = False
+
     @rx.event
-    async def submit_forgot(self, form: dict):
+    async def submit(self, form: dict):
         """Mail a reset link; the answer is the same whether the email is known or not."""
+        if self.submitting:
+            return None
+        self.submitting = True
         try:
             await run_in_session(service.request_password_recovery, form.get("email"), get_mailer())
         except DomainError as error:
@@ -91,8 +96,9 @@ class AuthFormState(AuthState):
         except Exception:
             log.exception("Password recovery failed")
             return rx.toast.error(messages.UNEXPECTED_ERROR)
-        self.tab = "sign_in"
-        return rx.toast.success(messages.RECOVERY_EMAIL_SENT)
+        finally:
+            self.submitting = False
+        return [rx.toast.success(messages.RECOVERY_EMAIL_SENT), rx.redirect("/auth")]
 
 
 class ResetPasswordState(AuthState):

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import reflex as rx
 
-from prettyscore.accounts.forms import AuthFormState, ResetPasswordState
+from prettyscore.accounts.forms import AuthFormState, ForgotPasswordState, ResetPasswordState
 from prettyscore.accounts.state import AuthState
 from prettyscore.core import messages
 from prettyscore.ui.layout import page_layout
@@ -23,19 +23,17 @@ def _field(name: str, placeholder: str, kind: str = "text", **props) -> rx.Compo
     )
 
 
-def _submit(label: str) -> rx.Component:
+def _submit(label: str, busy=AuthFormState.submitting) -> rx.Component:
+    # Disabled until the page is live: a form submitted before that would be sent by the
+    # browser itself, as a GET with the password in the address.
     return rx.button(
         label,
         type="submit",
         size="3",
         width="100%",
-        loading=AuthFormState.submitting,
+        loading=busy,
+        disabled=~rx.State.is_hydrated,
     )
-
-
-def _text_button(label: str, on_click) -> rx.Component:
-    """A quiet, link-looking button that switches the card's view (no navigation)."""
-    return rx.button(label, type="button", variant="ghost", size="2", on_click=on_click)
 
 
 def _sign_in_form() -> rx.Component:
@@ -56,7 +54,7 @@ def _sign_in_form() -> rx.Component:
                 auto_complete="current-password",
             ),
             _submit(messages.SIGN_IN),
-            _text_button(messages.FORGOT_PASSWORD, AuthFormState.set_tab("forgot")),
+            rx.link(messages.FORGOT_PASSWORD, href="/auth/forgot", size="2"),
             spacing="3",
             width="100%",
         ),
@@ -87,26 +85,6 @@ def _sign_up_form() -> rx.Component:
     )
 
 
-def _forgot_form() -> rx.Component:
-    return rx.form(
-        rx.vstack(
-            rx.text(
-                "Enter your email and we'll send you a link to choose a new password.",
-                size="2",
-                color_scheme="gray",
-            ),
-            _field("email", messages.EMAIL_PLACEHOLDER, "email", auto_complete="email"),
-            _submit("Send reset link"),
-            _text_button("Back to sign in", AuthFormState.set_tab("sign_in")),
-            spacing="3",
-            width="100%",
-        ),
-        on_submit=AuthFormState.submit_forgot,
-        reset_on_submit=True,
-        width="100%",
-    )
-
-
 def _card(*children) -> rx.Component:
     return rx.center(
         rx.card(
@@ -130,15 +108,42 @@ def auth_page() -> rx.Component:
         ),
         rx.tabs.content(_sign_in_form(), value="sign_in", padding_top="1em"),
         rx.tabs.content(_sign_up_form(), value="sign_up", padding_top="1em"),
-        value=AuthFormState.tab,
-        on_change=AuthFormState.set_tab,
+        # Uncontrolled: switching tabs is the browser's business, so a page load or a
+        # slow server can never swap the form under someone who is typing.
+        default_value="sign_in",
         width="100%",
     )
     return page_layout(
         _card(
             rx.heading(messages.AUTH_HEADING, size="7", text_align="center", width="100%"),
             rx.text(messages.AUTH_SUBTITLE, color_scheme="gray", text_align="center", width="100%"),
-            rx.cond(AuthFormState.tab == "forgot", _forgot_form(), tabs),
+            tabs,
+        )
+    )
+
+
+def forgot_page() -> rx.Component:
+    """/auth/forgot: ask for a single-use link to choose a new password."""
+    return page_layout(
+        _card(
+            rx.heading(messages.FORGOT_PASSWORD, size="6"),
+            rx.text(
+                "Enter your email and we'll send you a link to choose a new password.",
+                size="2",
+                color_scheme="gray",
+            ),
+            rx.form(
+                rx.vstack(
+                    _field("email", messages.EMAIL_PLACEHOLDER, "email", auto_complete="email"),
+                    _submit("Send reset link", ForgotPasswordState.submitting),
+                    rx.link("Back to sign in", href="/auth", size="2"),
+                    spacing="3",
+                    width="100%",
+                ),
+                on_submit=ForgotPasswordState.submit,
+                reset_on_submit=True,
+                width="100%",
+            ),
         )
     )
 
@@ -157,13 +162,7 @@ def reset_page() -> rx.Component:
                         min_length=6,
                         auto_complete="new-password",
                     ),
-                    rx.button(
-                        "Save new password",
-                        type="submit",
-                        size="3",
-                        width="100%",
-                        loading=ResetPasswordState.submitting,
-                    ),
+                    _submit("Save new password", ResetPasswordState.submitting),
                     spacing="3",
                     width="100%",
                 ),
@@ -178,6 +177,12 @@ def register(app: rx.App) -> None:
     """Add the accounts pages to the app."""
     app.add_page(
         auth_page, route="/auth", title="Sign in | PrettyScore", on_load=AuthFormState.open_page
+    )
+    app.add_page(
+        forgot_page,
+        route="/auth/forgot",
+        title="Forgot password | PrettyScore",
+        on_load=AuthState.load_session,
     )
     app.add_page(
         reset_page,

@@ -423,6 +423,18 @@ def footer() -> rx.Component:
     )
 
 
+def page_ready_marker() -> rx.Component:
+    """A hidden element present once the page is live (hydrated, its on_load events done).
+
+    Browser tests wait for it before typing, as a person waits for a page to finish
+    loading; forms use the same flag to keep their submit buttons disabled until then.
+    """
+    return rx.cond(
+        rx.State.is_hydrated,
+        rx.el.span(data_testid="page-ready", style={"display": "none"}),
+    )
+
+
 def page_layout(*children: rx.Component, **props: Any) -> rx.Component:
     """Wrap a page body in the app frame: sidebar, top bar, main content and footer.
 
@@ -448,6 +460,7 @@ def page_layout(*children: rx.Component, **props: Any) -> rx.Component:
             min_height="100vh",
             style={styles.DESKTOP_MEDIA: {"margin_left": styles.SIDEBAR_WIDTH}},
         ),
+        page_ready_marker(),
         background=styles.SOFT_BACKGROUND,
         min_height="100vh",
     )

@@ -20,9 +20,20 @@ def wait_for_path(page, path: str, query: str = "") -> None:
     page.wait_for_url(re.compile(rf"^https?://[^/]+{base}/?{tail}$"))
 
 
+def open_page(page, url: str) -> None:
+    """Go to ``url`` and wait until the page is live, as a person waits for it to load."""
+    page.goto(url)
+    wait_until_ready(page)
+
+
+def wait_until_ready(page) -> None:
+    """Wait for the layout's page-ready marker (hydrated, on_load events done)."""
+    page.get_by_test_id("page-ready").wait_for(state="attached")
+
+
 def sign_up(page, base_url: str, address: str, password: str = "secret12") -> None:
     """Open /auth, switch to Sign Up and submit the form."""
-    page.goto(f"{base_url}/auth")
+    open_page(page, f"{base_url}/auth")
     page.get_by_role("tab", name=messages.SIGN_UP).click()
     form = page.locator("form").filter(
         has=page.get_by_placeholder(messages.SIGNUP_PASSWORD_PLACEHOLDER)

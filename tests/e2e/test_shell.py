@@ -8,7 +8,7 @@ import urllib.request
 from playwright.sync_api import expect
 
 from prettyscore.core import messages
-from tests.e2e.flows import wait_for_path
+from tests.e2e.flows import open_page, wait_for_path
 
 
 def test_server_answers_ping_and_serves_html(app_server):
@@ -56,7 +56,7 @@ def test_on_a_phone_the_sidebar_is_a_drawer_that_opens_and_navigates(new_context
 
 
 def test_on_a_desktop_the_sidebar_shows_the_documents_groups(page):
-    page.goto("/")
+    open_page(page, "/")
     sidebar = page.get_by_role("complementary")
     for group in (messages.NAV_MAIN, messages.NAV_PREMIUM, messages.NAV_ACCOUNT, messages.NAV_INFO):
         expect(sidebar.get_by_role("paragraph").filter(has_text=group).first).to_be_visible()
