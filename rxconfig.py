@@ -20,6 +20,10 @@ config = rx.Config(
     api_url=settings.public_url,
     deploy_url=settings.public_url,
     show_built_with_reflex=False,
-    plugins=[rx.plugins.RadixThemesPlugin()],
+    plugins=[
+        rx.plugins.RadixThemesPlugin(
+            theme=rx.theme(appearance="light", accent_color="pink", radius="large")
+        )
+    ],
     disable_plugins=[rx.plugins.SitemapPlugin],
 )

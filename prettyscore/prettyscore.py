@@ -11,8 +11,8 @@ from prettyscore.admin import pages as admin_pages
 from prettyscore.photos import pages as photos_pages
 from prettyscore.site import pages as site_pages
 
+# The theme (Radix, pink accent) is set on the Radix plugin in rxconfig.py.
 app = rx.App(
-    theme=rx.theme(appearance="light", accent_color="pink", radius="large"),
     toaster=rx.toast.provider(duration=4500, close_button=True, position="top-center"),
 )
 
