@@ -4,19 +4,35 @@ Each product area registers its own pages (``<area>.pages.register``) and API ro
 this module only lists them, so it reads like the app's table of contents.
 """
 
+from functools import partial
+
 import reflex as rx
+from starlette.applications import Starlette
 
 from prettyscore.accounts import pages as accounts_pages
 from prettyscore.admin import pages as admin_pages
+from prettyscore.core.constants import MAX_UPLOAD_BYTES
+from prettyscore.core.upload_limits import limit_request_body
 from prettyscore.photos import pages as photos_pages
+from prettyscore.photos.housekeeping import purge_visitor_media_forever
+from prettyscore.photos.media_api import media_routes
+from prettyscore.scoring import pages as scoring_pages
 from prettyscore.site import pages as site_pages
 
 # The theme (Radix, pink accent) is set on the Radix plugin in rxconfig.py.
 app = rx.App(
     toaster=rx.toast.provider(duration=4500, close_button=True, position="top-center"),
+    api_transformer=[
+        # Our own routes: stored photos, served only to those who may see them.
+        Starlette(routes=media_routes()),
+        # Outermost: upload bodies are cut off at the limit while they arrive.
+        partial(limit_request_body, max_bytes=MAX_UPLOAD_BYTES),
+    ],
 )
+app.register_lifespan_task(purge_visitor_media_forever)
 
 site_pages.register(app)
 accounts_pages.register(app)
+scoring_pages.register(app)
 photos_pages.register(app)
 admin_pages.register(app)

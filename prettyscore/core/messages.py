@@ -295,3 +295,94 @@ TITLE_HANDS_UPLOAD = "Hands Score"
 TITLE_PET_UPLOAD = "Pet Cuteness Score"
 TITLE_USER_DASHBOARD = "User Dashboard"
 TITLE_REQUEST_VERIFICATION = "Request Verification"
+
+# ---------------------------------------------------------------------------
+# Upload checks on the server (issue 3): our own texts, the documents have none.
+# Added by the image/media work.
+# ---------------------------------------------------------------------------
+IMAGE_TOO_LARGE_DIMENSIONS = (
+    "Image dimensions too large! Please upload a photo under 40 megapixels."
+)
+
+# ---------------------------------------------------------------------------
+# Face analysis refusals (issue 3, "Analysis, on the server"). Added by the scoring
+# work: the documents simulate the analysis and so have no texts for these; ours.
+# ---------------------------------------------------------------------------
+NO_FACE_FOUND = "No face found — please upload a clear, front-facing photo."
+SEVERAL_FACES = "Please upload a photo with just one face."
+FACE_TOO_BLURRED = "Your photo is too blurry to judge — please upload a sharper photo."
+FACE_TOO_DARK = "Your photo is too dark to judge — please upload a brighter photo."
+FACE_TOO_BRIGHT = "Your photo is too bright to judge — please upload a less exposed photo."
+
+# ---------------------------------------------------------------------------
+# Results page components (issue 3): score circle, breakdown, special tier panels,
+# footer challenge card, share panel, comparison slider. The panel titles ('World
+# Record', 'Elite Beauty Status', 'Exceptional Score'), the share options and the
+# footer buttons are the documents'; the longer lines are our own copy.
+# Added by the results UI work (prettyscore/ui/score.py, share.py, comparison.py).
+# ---------------------------------------------------------------------------
+SCORE_OUT_OF_TEN = "/10"
+SCORE_VALUE_OUT_OF_TEN = "{value}/10"
+SCORE_ARIA_LABEL = "Score {score} out of 10: {label}"
+BREAKDOWN_HEADING = "Score Breakdown"
+# Special tier panels (document 000 §2 Results, §9)
+WORLD_RECORD_TITLE = "World Record"
+WORLD_RECORD_SUBTITLE = "A perfect 10! You've set a new world record."
+WORLD_RECORD_BENEFITS = (
+    "$100,000 prize claim",
+    "Professional agent representation",
+    "A guaranteed spot on the leaderboard",
+    "Exclusive brand partnerships",
+)
+WORLD_RECORD_CLAIM = "Claim Your $100,000 Prize"
+WORLD_RECORD_NOTICE = "Congratulations! Our team will contact you within 24 hours."
+ELITE_TITLE = "Elite Beauty Status"
+ELITE_SUBTITLE = "You're in the top 0.01% of everyone we've scored."
+ELITE_BENEFITS = (
+    "$50,000 prize claim",
+    "Top 0.01% of all scores",
+    "Featured placement on the leaderboard",
+)
+ELITE_CLAIM = "Claim Your $50,000 Prize"
+ELITE_NOTICE = "Congratulations! Our team will reach out within 48 hours."
+EXCEPTIONAL_TITLE = "Exceptional Score"
+EXCEPTIONAL_SUBTITLE = "You're in the top 1% of everyone we've scored."
+EXCEPTIONAL_BODY = "Exceptional scores unlock exclusive opportunities. See what you can claim."
+EXCEPTIONAL_BUTTON = "Claim Your Opportunities"
+# Footer challenge card
+CHALLENGE_TITLE = "Challenge Your Friends!"
+CHALLENGE_BODY = "Think your friends can beat your score? Share your result and find out."
+SHARE_ON_SOCIAL_MEDIA = "Share on Social Media"
+RATE_ANOTHER_PHOTO = "Rate Another Photo"
+PARTNER_PROMPT = "Love PrettyScore? Partners earn 30% commission."
+BECOME_A_PARTNER = "Become a Partner"
+# Share panel
+SHARE_HEADING = "Share Your Score"
+SHARE = "Share"
+SHARE_VIA = "Share via {network}"
+SHARE_TEXT_SMS = "Text/SMS"
+SHARE_EMAIL = "Email"
+SHARE_X_TWITTER = "X/Twitter"
+SHARE_FACEBOOK = "Facebook"
+SHARE_INSTAGRAM = "Instagram"
+SHARE_TIKTOK = "TikTok"
+SHARE_EMAIL_SUBJECT = "Check out my PrettyScore!"
+SHARE_TEXT = (
+    "I just scored {score}/10 ({label}) on PrettyScore's AI beauty analysis! ✨ "
+    "Think you can beat me? #AIPhotoChallenge"
+)
+COPY_FAILED = "Couldn't copy automatically. Please copy the message yourself."
+OPENS_IN_NEW_TAB = "(opens in a new tab)"
+# Before/after comparison
+BEFORE = "Before"
+AFTER = "After"
+COMPARISON_SLIDER_LABEL = "Before/after comparison"
+PHOTO_ALT = "Your photo"
+PHOTO_BEFORE_ALT = "Your photo before editing"
+PHOTO_AFTER_ALT = "Your photo after editing"
+
+# ---------------------------------------------------------------------------
+# My Photos: deleting (the privacy policy's user rights; our texts)
+# ---------------------------------------------------------------------------
+PHOTO_DELETED = "Photo deleted"
+ACCOUNT_DELETED = "Your account and all your photos have been deleted."

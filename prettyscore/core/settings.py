@@ -78,6 +78,7 @@ class Settings:
     stripe_webhook_secret: str | None
     stripe_api_base: str | None
     analysis_wait_seconds: float
+    scoring_engine: str
 
     @property
     def is_sqlite(self) -> bool:
@@ -111,6 +112,7 @@ def load_settings() -> Settings:
         stripe_webhook_secret=_env("STRIPE_WEBHOOK_SECRET"),
         stripe_api_base=_env("STRIPE_API_BASE"),
         analysis_wait_seconds=_env_float("ANALYSIS_WAIT_SECONDS", 3.0),
+        scoring_engine=_env("SCORING_ENGINE", "analysis"),
     )
 
 

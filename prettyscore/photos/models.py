@@ -32,6 +32,9 @@ class Photo(SQLModel, table=True):
     is_verified: bool = Field(default=False)
     display_name: str | None = Field(default=None, max_length=100)
     bio: str | None = Field(default=None, max_length=500)
+    # The analysed result this row was saved from: saving the same result twice (a double
+    # click, two tabs) finds this row instead of making a second one.
+    result_id: str | None = Field(default=None, max_length=64)
     created_at: datetime = created_at_field()
 
 
@@ -46,3 +49,4 @@ Index(
 )
 Index("ix_photos_user_created", Photo.user_id, Photo.created_at.desc())
 Index("ix_photos_user_score", Photo.user_id, Photo.score.desc())
+Index("uq_photos_result_id", Photo.result_id, unique=True)

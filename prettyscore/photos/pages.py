@@ -1,53 +1,247 @@
-"""My Photos (/dashboard): the member's saved photos.
-
-The foundation shows the member's dashboard frame (email, Sign Out, the photo count and
-the empty state); saving photos and the grid arrive with face scoring.
-"""
+"""My Photos (/dashboard): the member's saved photos, newest or best first."""
 
 from __future__ import annotations
 
 import reflex as rx
 
-from prettyscore.accounts.state import AuthState
 from prettyscore.core import messages
+from prettyscore.photos.state import PhotosState
+from prettyscore.ui import styles
+from prettyscore.ui.comparison import before_after_slider, photo_frame
 from prettyscore.ui.layout import page_layout
+
+
+def _score_badge(score_text) -> rx.Component:
+    return rx.badge(
+        rx.text(score_text, weight="bold"),
+        "/10",
+        size="2",
+        radius="full",
+        style={**styles.GRADIENT_BUTTON, "position": "absolute", "top": "10px", "right": "10px"},
+    )
+
+
+def _metric(metric) -> rx.Component:
+    return rx.hstack(
+        rx.text(metric.name, size="1", color_scheme="gray"),
+        rx.spacer(),
+        rx.text(metric.value, "/10", size="1", weight="medium"),
+        width="100%",
+    )
+
+
+def _photo_card(photo) -> rx.Component:
+    return rx.card(
+        rx.vstack(
+            rx.box(
+                rx.image(
+                    src=photo.image_url,
+                    alt=photo.label,
+                    width="100%",
+                    height="240px",
+                    object_fit="cover",
+                    border_radius="12px",
+                    loading="lazy",
+                ),
+                _score_badge(photo.score_text),
+                position="relative",
+                width="100%",
+            ),
+            rx.hstack(
+                rx.text(photo.label, weight="bold"),
+                rx.spacer(),
+                rx.text(photo.created, size="1", color_scheme="gray"),
+                width="100%",
+                align="center",
+            ),
+            rx.foreach(photo.metrics, _metric),
+            spacing="2",
+            width="100%",
+        ),
+        on_click=PhotosState.open_details(photo.id),
+        cursor="pointer",
+        data_testid="photo-card",
+        width="100%",
+    )
+
+
+def _details_dialog() -> rx.Component:
+    photo = PhotosState.selected
+    return rx.dialog.root(
+        rx.dialog.content(
+            rx.dialog.title(photo.label, " · ", photo.score_text, "/10"),
+            rx.cond(
+                photo.edited_url != "",
+                before_after_slider(photo.original_url, photo.edited_url),
+                photo_frame(photo.original_url),
+            ),
+            rx.hstack(
+                rx.link(
+                    rx.button(rx.icon("wand-sparkles", size=16), "Edit Photo", variant="soft"),
+                    href="/editor?photo=" + photo.id,
+                ),
+                rx.button(
+                    rx.icon("download", size=16),
+                    "Download",
+                    variant="soft",
+                    on_click=PhotosState.download_photo(
+                        rx.cond(photo.edited_url != "", "edited", "original")
+                    ),
+                ),
+                rx.alert_dialog.root(
+                    rx.alert_dialog.trigger(
+                        rx.button(
+                            rx.icon("trash-2", size=16),
+                            "Delete",
+                            color_scheme="red",
+                            variant="soft",
+                        )
+                    ),
+                    rx.alert_dialog.content(
+                        rx.alert_dialog.title("Delete this photo?"),
+                        rx.alert_dialog.description(
+                            "The photo, its files and any leaderboard entry are deleted for good."
+                        ),
+                        rx.hstack(
+                            rx.alert_dialog.cancel(rx.button("Cancel", variant="soft")),
+                            rx.alert_dialog.action(
+                                rx.button(
+                                    "Delete photo",
+                                    color_scheme="red",
+                                    on_click=PhotosState.delete_selected,
+                                )
+                            ),
+                            spacing="3",
+                            justify="end",
+                        ),
+                    ),
+                ),
+                spacing="2",
+                wrap="wrap",
+                padding_top="1em",
+            ),
+            rx.dialog.close(rx.button("Close", variant="ghost", margin_top="1em")),
+            max_width="560px",
+        ),
+        open=PhotosState.details_open,
+        on_open_change=PhotosState.set_details_open,
+    )
+
+
+def _empty_state() -> rx.Component:
+    return rx.card(
+        rx.vstack(
+            rx.icon("image", size=40, color=styles.PINK),
+            rx.text("You haven't saved any photos yet."),
+            rx.link(rx.button(messages.UPLOAD_YOUR_FIRST_PHOTO), href="/upload"),
+            align="center",
+            spacing="3",
+            padding="2em",
+        ),
+        width="100%",
+    )
+
+
+def _photo_grid() -> rx.Component:
+    return rx.vstack(
+        rx.grid(
+            rx.foreach(PhotosState.photos, _photo_card),
+            columns=rx.breakpoints(initial="1", sm="2", lg="3"),
+            spacing="4",
+            width="100%",
+        ),
+        rx.cond(
+            PhotosState.has_more,
+            rx.button(
+                "Show more",
+                variant="soft",
+                on_click=PhotosState.load_more,
+                loading=PhotosState.loading,
+            ),
+        ),
+        align="center",
+        spacing="4",
+        width="100%",
+    )
+
+
+def _account_zone() -> rx.Component:
+    return rx.alert_dialog.root(
+        rx.alert_dialog.trigger(
+            rx.button("Delete my account", variant="ghost", color_scheme="red", size="1")
+        ),
+        rx.alert_dialog.content(
+            rx.alert_dialog.title("Delete your account?"),
+            rx.alert_dialog.description(
+                "Your account, every photo you saved and all their files are deleted for good."
+            ),
+            rx.hstack(
+                rx.alert_dialog.cancel(rx.button("Cancel", variant="soft")),
+                rx.alert_dialog.action(
+                    rx.button(
+                        "Delete everything", color_scheme="red", on_click=PhotosState.delete_account
+                    )
+                ),
+                spacing="3",
+                justify="end",
+            ),
+        ),
+    )
 
 
 def dashboard_page() -> rx.Component:
     """/dashboard: only for signed-in members (others go to /auth and come back)."""
     return page_layout(
         rx.cond(
-            AuthState.signed_in,
+            PhotosState.signed_in,
             rx.vstack(
                 rx.hstack(
                     rx.vstack(
                         rx.heading("My Dashboard", size="7"),
                         rx.text(
-                            AuthState.user_email, color_scheme="gray", data_testid="dashboard-email"
+                            PhotosState.user_email,
+                            color_scheme="gray",
+                            data_testid="dashboard-email",
                         ),
                         spacing="1",
                     ),
                     rx.spacer(),
-                    rx.button(messages.SIGN_OUT, variant="outline", on_click=AuthState.sign_out),
+                    rx.button(messages.SIGN_OUT, variant="outline", on_click=PhotosState.sign_out),
                     width="100%",
                     align="center",
                 ),
-                rx.heading(messages.MY_PHOTOS_COUNT.format(count=0), size="5"),
-                rx.card(
-                    rx.vstack(
-                        rx.icon("image", size=40, color=rx.color("pink", 9)),
-                        rx.text("You haven't saved any photos yet."),
-                        rx.link(rx.button(messages.UPLOAD_YOUR_FIRST_PHOTO), href="/upload"),
-                        align="center",
-                        spacing="3",
-                        padding="2em",
+                rx.hstack(
+                    rx.heading(
+                        f"{messages.NAV_MY_PHOTOS} (",
+                        PhotosState.total,
+                        ")",
+                        size="5",
+                        data_testid="photo-count",
+                    ),
+                    rx.spacer(),
+                    rx.select.root(
+                        rx.select.trigger(aria_label="Sort photos"),
+                        rx.select.content(
+                            rx.select.item(messages.LATEST_FIRST, value="latest"),
+                            rx.select.item(messages.HIGHEST_RATING, value="highest"),
+                        ),
+                        value=PhotosState.sort,
+                        on_change=PhotosState.set_sort,
                     ),
                     width="100%",
+                    align="center",
                 ),
+                rx.cond(
+                    PhotosState.loading & (PhotosState.total == 0),
+                    rx.center(rx.text(messages.LOADING_YOUR_PHOTOS), padding="3em", width="100%"),
+                    rx.cond(PhotosState.total == 0, _empty_state(), _photo_grid()),
+                ),
+                _details_dialog(),
+                _account_zone(),
                 spacing="5",
                 width="100%",
             ),
-            rx.center(rx.spinner(size="3"), padding="4em", width="100%"),
+            rx.center(rx.text(messages.LOADING_YOUR_PHOTOS), padding="4em", width="100%"),
         )
     )
 
@@ -58,5 +252,5 @@ def register(app: rx.App) -> None:
         dashboard_page,
         route="/dashboard",
         title="My Dashboard | PrettyScore",
-        on_load=AuthState.require_user,
+        on_load=PhotosState.open_dashboard,
     )

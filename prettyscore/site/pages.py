@@ -7,12 +7,14 @@ Pages here only lay out components; the little behaviour they have lives in
 """
 
 import reflex as rx
-from reflex_base.event import parse_args_spec, passthrough_event_spec
 
 from prettyscore.accounts.state import AuthState
 from prettyscore.core import messages
+from prettyscore.core.constants import MAX_UPLOAD_BYTES
+from prettyscore.scoring.pages import REJECTED_CODES
+from prettyscore.scoring.state import HOME_UPLOAD_ID, ScoreState
 from prettyscore.site import copy
-from prettyscore.site.state import HomeState, PrivacyState
+from prettyscore.site.state import PrivacyState
 from prettyscore.ui import styles
 from prettyscore.ui.components import (
     TERMS_ANCHOR,
@@ -29,17 +31,9 @@ from prettyscore.ui.components import (
 )
 from prettyscore.ui.layout import page_layout
 
-HOME_UPLOAD_ID = "home_upload"
-
-# The accepted-files argument of rx.upload's on_drop, as a client-side expression, so the
-# home placeholder can send its length instead of the files (and their bytes).
-(_DROPPED_FILES,), _ = parse_args_spec(passthrough_event_spec(list))
-
 # Routes that later issues replace with real pages: (route, heading). Delete a row when
 # its area registers the real page. /auth and /dashboard belong to the accounts area.
 PLACEHOLDER_PAGES: tuple[tuple[str, str], ...] = (
-    ("/upload", messages.TITLE_UPLOAD),
-    ("/results", messages.TITLE_RESULTS),
     ("/premium", messages.TITLE_PREMIUM),
     ("/leaderboard", messages.TITLE_LEADERBOARD),
     ("/global-ranking", messages.TITLE_GLOBAL_RANKING),
@@ -89,7 +83,8 @@ def _trusted_by() -> rx.Component:
 
 
 def _upload_zone() -> rx.Component:
-    """Drag-and-drop zone and file picker; for now a chosen photo leads to /upload."""
+    """Drag-and-drop zone and file picker: the chosen photo is kept for the session and
+    carried to /upload."""
     return rx.upload.root(
         rx.vstack(
             rx.center(
@@ -103,7 +98,8 @@ def _upload_zone() -> rx.Component:
             rx.text(copy.HOME_DROP_HINT, size="2", color_scheme="gray", align="center"),
             rx.button(
                 rx.icon("camera", size=18),
-                messages.CHOOSE_PHOTO,
+                rx.cond(ScoreState.staging, messages.PROCESSING, messages.CHOOSE_PHOTO),
+                loading=ScoreState.staging,
                 size="3",
                 radius="full",
                 style={**styles.GRADIENT_BUTTON, "white_space": "nowrap"},
@@ -118,8 +114,9 @@ def _upload_zone() -> rx.Component:
         accept={"image/*": []},
         multiple=False,
         max_files=1,
-        on_drop=HomeState.open_upload_flow(_DROPPED_FILES.to(list).length()),
-        on_drop_rejected=rx.toast.error(messages.PLEASE_UPLOAD_IMAGE_FILE),
+        max_size=MAX_UPLOAD_BYTES,
+        on_drop=ScoreState.upload_from_home(rx.upload_files(upload_id=HOME_UPLOAD_ID)),
+        on_drop_rejected=ScoreState.reject_drop(REJECTED_CODES),
         drag_active_style={"border_color": styles.PINK, "background": "var(--pink-a2)"},
         data_testid="home-upload-zone",
         style={

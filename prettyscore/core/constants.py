@@ -1,0 +1,31 @@
+"""The documents' business constants and limits (document 000 §9, document 001 §9).
+
+Every limit the server enforces is named here once; pages and tests import them.
+"""
+
+# Uploads
+MAX_UPLOAD_BYTES = 10 * 1024 * 1024  # "Upload limit: 10 MB"
+MAX_IMAGE_PIXELS = 40_000_000  # larger images are refused as decompression bombs
+ACCEPTED_IMAGE_FORMATS = ("JPEG", "PNG", "WEBP", "GIF")
+
+# Analysis and celebration
+ANALYSIS_WAIT_SECONDS = 3.0  # the documents' perceived analysis time (a setting may lower it)
+CELEBRATION_MIN_SCORE = 8.5
+LEADERBOARD_DIALOG_MIN_SCORE = 9.5
+CONFETTI_PIECES = 50
+CONFETTI_SECONDS = 3
+
+# Visitors' results live only for their session, and at most this long.
+VISITOR_RESULT_TTL_SECONDS = 3600
+
+# Edits and videos
+FREE_EDITS = 5
+FREE_VIDEO_GENERATIONS = 2
+
+# Result card (document 000: 600 by 1000 canvas)
+RESULT_CARD_SIZE = (600, 1000)
+COMPARISON_SLIDER_DEFAULT = 50
+
+# Money, in integer cents
+PREMIUM_MONTHLY_CENTS = 999
+DETAILED_PERSONALITY_CENTS = 499

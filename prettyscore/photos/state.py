@@ -1,0 +1,188 @@
+"""Reflex state of My Photos (/dashboard): the member's saved photos, paged.
+
+Every action resolves the member from the session first; a photo id sent by the browser
+is only ever looked up among that member's own photos.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import dataclasses
+import io
+import logging
+
+import reflex as rx
+
+from prettyscore.accounts.state import AuthState
+from prettyscore.core import messages
+from prettyscore.core.db import run_in_session
+from prettyscore.core.errors import DomainError
+from prettyscore.core.media import get_media_store, key_from_url
+from prettyscore.photos import service
+from prettyscore.photos.models import Photo
+from prettyscore.scoring.service import BREAKDOWN_NAMES
+
+log = logging.getLogger(__name__)
+
+
+@dataclasses.dataclass
+class Metric:
+    """One sub-score of a card: its name and value out of 10, as text."""
+
+    name: str = ""
+    value: str = ""
+
+
+@dataclasses.dataclass
+class PhotoCard:
+    """What a card and the details dialog show of one photo (URLs, never bytes)."""
+
+    id: str = ""
+    image_url: str = ""
+    original_url: str = ""
+    edited_url: str = ""
+    score_text: str = ""
+    label: str = ""
+    created: str = ""
+    listed: bool = False
+    metrics: list[Metric] = dataclasses.field(default_factory=list)
+
+
+def photo_card(photo: Photo) -> PhotoCard:
+    """The card of one saved photo."""
+    return PhotoCard(
+        id=str(photo.id),
+        image_url=photo.edited_image_url or photo.original_image_url,
+        original_url=photo.original_image_url,
+        edited_url=photo.edited_image_url or "",
+        score_text="10" if photo.score >= 10 else f"{photo.score:.1f}",
+        label=photo.rating_label,
+        created=f"{photo.created_at:%b} {photo.created_at.day}, {photo.created_at.year}",
+        listed=photo.public_listing,
+        metrics=[
+            Metric(BREAKDOWN_NAMES.get(key, key), f"{float(value):.1f}")
+            for key, value in (photo.breakdown or {}).items()
+        ],
+    )
+
+
+def _photo_png(user_id, photo_id: str, which: str) -> tuple[bytes, str]:
+    """The member's photo as a PNG and its download name (the documents' names)."""
+    from PIL import Image
+
+    from prettyscore.core.db import session_scope
+
+    with session_scope() as db:
+        photo = service.get_photo(db, user_id, photo_id)
+        url = photo.edited_image_url if which == "edited" else photo.original_image_url
+        score_text = "10" if photo.score >= 10 else f"{photo.score:.1f}"
+    if not url:
+        raise DomainError(messages.NO_PHOTO_TO_DOWNLOAD)
+    data = get_media_store().read(key_from_url(url))
+    buffer = io.BytesIO()
+    Image.open(io.BytesIO(data)).save(buffer, format="PNG")
+    return buffer.getvalue(), f"pretty-score-{score_text}-{which}.png"
+
+
+class PhotosState(AuthState):
+    """The dashboard's photo grid, its sort order and the details dialog."""
+
+    photos: list[PhotoCard] = []
+    total: int = 0
+    sort: str = "latest"
+    loading: bool = True
+    has_more: bool = False
+    selected: PhotoCard = PhotoCard()
+    details_open: bool = False
+
+    @rx.event
+    async def open_dashboard(self):
+        """on_load of /dashboard: members only (others go to /auth and come back)."""
+        if await self.current_user() is None:
+            return self.sign_in_redirect()
+        return await self._load(reset=True)
+
+    async def _load(self, *, reset: bool):
+        user = await self.current_user()
+        if user is None:
+            return self.sign_in_redirect()
+        self.loading = True
+        offset = 0 if reset else len(self.photos)
+        try:
+            page = await run_in_session(service.list_photos, user.id, sort=self.sort, offset=offset)
+        except Exception:
+            log.exception("Loading photos failed")
+            self.loading = False
+            return rx.toast.error(messages.FAILED_TO_LOAD_PHOTOS)
+        cards = [photo_card(photo) for photo in page.photos]
+        self.photos = cards if reset else self.photos + cards
+        self.total = page.total
+        self.has_more = len(self.photos) < page.total
+        self.loading = False
+        return None
+
+    @rx.event
+    async def set_sort(self, value: str):
+        """'Latest First' or 'Highest Rating'."""
+        self.sort = "highest" if value == "highest" else "latest"
+        return await self._load(reset=True)
+
+    @rx.event
+    async def load_more(self):
+        return await self._load(reset=False)
+
+    @rx.event
+    def open_details(self, photo_id: str):
+        """Open the details dialog of a card the page already shows."""
+        found = next((card for card in self.photos if card.id == photo_id), None)
+        self.selected = found or PhotoCard()
+        self.details_open = found is not None
+
+    @rx.event
+    def set_details_open(self, is_open: bool):
+        self.details_open = is_open
+
+    @rx.event
+    async def download_photo(self, which: str):
+        """Download the selected photo as pretty-score-{score}-edited/original.png."""
+        user = await self.current_user()
+        if user is None or not self.selected.id:
+            return rx.toast.error(messages.NO_PHOTO_TO_DOWNLOAD)
+        kind = "edited" if which == "edited" and self.selected.edited_url else "original"
+        try:
+            data, name = await asyncio.to_thread(_photo_png, user.id, self.selected.id, kind)
+        except DomainError as error:
+            return rx.toast.error(error.message)
+        except Exception:
+            log.exception("Photo download failed")
+            return rx.toast.error(messages.FAILED_TO_DOWNLOAD_PHOTO)
+        return [rx.download(data=data, filename=name), rx.toast.success(messages.PHOTO_DOWNLOADED)]
+
+    @rx.event
+    async def delete_selected(self):
+        """Delete the selected photo: its row, its leaderboard entry and its files."""
+        user = await self.current_user()
+        if user is None or not self.selected.id:
+            return None
+        try:
+            await run_in_session(service.delete_photo, get_media_store(), user.id, self.selected.id)
+        except DomainError as error:
+            return rx.toast.error(error.message)
+        self.details_open, self.selected = False, PhotoCard()
+        await self._load(reset=True)
+        return rx.toast.success(messages.PHOTO_DELETED)
+
+    @rx.event
+    async def delete_account(self):
+        """Delete the member, all their photos and files, and sign this browser out."""
+        user = await self.current_user()
+        if user is None:
+            return self.sign_in_redirect()
+        try:
+            await run_in_session(service.delete_account, get_media_store(), user.id)
+        except Exception:
+            log.exception("Account deletion failed")
+            return rx.toast.error(messages.UNEXPECTED_ERROR)
+        self.clear_tokens()
+        self.photos, self.total, self.selected = [], 0, PhotoCard()
+        return [rx.toast.success(messages.ACCOUNT_DELETED), rx.redirect("/")]

@@ -1,0 +1,34 @@
+"""Face-scoring engines, chosen by name in settings (``SCORING_ENGINE``).
+
+``analysis`` (the default) really looks at the photo; ``simulated`` is the documents'
+random score. Engines are imported on first use, so choosing ``simulated`` never loads
+OpenCV's cascades.
+"""
+
+from __future__ import annotations
+
+import functools
+
+from prettyscore.core.settings import get_settings
+from prettyscore.scoring.engines.base import FaceScoringEngine
+
+ENGINE_NAMES = ("analysis", "simulated")
+
+
+@functools.cache
+def engine_named(name: str) -> FaceScoringEngine:
+    """The engine called ``name`` (one shared instance per process)."""
+    if name == "analysis":
+        from prettyscore.scoring.engines.face import HaarFaceEngine
+
+        return HaarFaceEngine()
+    if name == "simulated":
+        from prettyscore.scoring.engines.simulated import SimulatedFaceEngine
+
+        return SimulatedFaceEngine()
+    raise ValueError(f"unknown scoring engine {name!r}; expected one of {ENGINE_NAMES}")
+
+
+def get_face_engine() -> FaceScoringEngine:
+    """The engine the settings choose (``SCORING_ENGINE``, default ``analysis``)."""
+    return engine_named(get_settings().scoring_engine)

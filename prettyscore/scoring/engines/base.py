@@ -1,0 +1,64 @@
+"""What every face-scoring engine promises, whatever it does inside.
+
+The upload code decodes the photo (EXIF orientation applied) and hands the engine an RGB
+``uint8`` array; the engine returns a ``FaceAnalysis`` or raises ``ValidationFailed`` with
+the text the user should see (no face, several faces, too blurred, too dark).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Protocol
+
+import numpy as np
+
+# The breakdown the results page and the saved photo show, in this order.
+BREAKDOWN_KEYS = ("symmetry", "skinQuality", "facialHarmony")
+
+MIN_SCORE = 1.0
+MAX_SCORE = 10.0
+
+
+def one_decimal(value: float, low: float, high: float) -> float:
+    """Clamp to [low, high] and round to one decimal, as every shown figure is."""
+    return round(min(max(float(value), low), high), 1)
+
+
+@dataclass(frozen=True)
+class FaceAnalysis:
+    """One photo's result.
+
+    ``score`` is on the documents' 1–10 scale with one decimal; ``breakdown`` holds exactly
+    ``BREAKDOWN_KEYS``, each 0–10 with one decimal; ``face_box`` is (x, y, w, h) in the
+    pixels of the image that was analysed, or None for an engine that does not look.
+    ``measures`` keeps the raw figures behind the breakdown, for debugging and
+    calibration only: never show them to users.
+    """
+
+    score: float
+    breakdown: dict[str, float]
+    face_box: tuple[int, int, int, int] | None = None
+    engine: str = ""
+    measures: dict[str, float] = field(default_factory=dict)
+
+    def __post_init__(self) -> None:
+        if not MIN_SCORE <= self.score <= MAX_SCORE:
+            raise ValueError(f"score {self.score} outside {MIN_SCORE}–{MAX_SCORE}")
+        if tuple(self.breakdown) != BREAKDOWN_KEYS:
+            raise ValueError(f"breakdown keys must be {BREAKDOWN_KEYS}")
+        if any(not 0.0 <= value <= 10.0 for value in self.breakdown.values()):
+            raise ValueError(f"breakdown values must be 0–10: {self.breakdown}")
+
+
+class FaceScoringEngine(Protocol):
+    """A back end that scores the one face in a photo."""
+
+    name: str
+
+    def analyse(self, image: np.ndarray) -> FaceAnalysis:
+        """Score ``image``: RGB ``uint8`` of shape (h, w, 3), EXIF orientation applied.
+
+        Raises ``ValidationFailed`` (with the user's text) when the photo cannot be
+        scored: no face, several faces, or a face too blurred, dark or bright to judge.
+        """
+        ...

@@ -1,0 +1,351 @@
+"""Pages of the face-scoring flow: /upload and /results."""
+
+from __future__ import annotations
+
+import reflex as rx
+from reflex_base.event import parse_args_spec, passthrough_event_spec
+
+from prettyscore.core import constants, messages
+from prettyscore.core.settings import get_settings
+from prettyscore.scoring.state import UPLOAD_PAGE_ID, ScoreState
+from prettyscore.ui import styles
+from prettyscore.ui.celebration import confetti
+from prettyscore.ui.comparison import before_after_slider, photo_frame
+from prettyscore.ui.components import page_header
+from prettyscore.ui.layout import page_layout
+from prettyscore.ui.score import (
+    breakdown_bars,
+    footer_challenge_card,
+    score_circle,
+    special_panel,
+    tier_badge,
+)
+from prettyscore.ui.share import native_share_action, share_panel, share_text_var
+
+_UPLOAD_ON_DROP = ScoreState.upload_on_page(rx.upload_files(upload_id=UPLOAD_PAGE_ID))
+
+# The rejected files of a drop, as a client-side expression: only their error codes are
+# sent to the server (the File objects would carry the image bytes over the websocket).
+(_REJECTIONS,), _ = parse_args_spec(passthrough_event_spec(list))
+REJECTED_CODES = rx.Var(
+    f"(({_REJECTIONS}) || []).flatMap((r) => (r.errors || []).map((e) => e.code))"
+).to(list)
+
+
+# ---------------------------------------------------------------------------
+# /upload
+# ---------------------------------------------------------------------------
+def _drop_zone() -> rx.Component:
+    """Click or drag a photo here; 'From Gallery' opens the picker; 'Take Photo' is coming."""
+    return rx.upload.root(
+        rx.vstack(
+            rx.center(
+                rx.icon("image-up", size=34, color=styles.PINK),
+                width="72px",
+                height="72px",
+                border_radius="50%",
+                background="var(--pink-a3)",
+            ),
+            rx.text("Click or drag a photo here", weight="medium", size="4"),
+            rx.text("JPG, PNG, WebP or GIF, up to 10MB", size="2", color_scheme="gray"),
+            rx.button(
+                rx.icon("images", size=18),
+                messages.FROM_GALLERY,
+                type="button",
+                size="3",
+                radius="full",
+                style=styles.GRADIENT_BUTTON,
+            ),
+            align="center",
+            spacing="3",
+        ),
+        id=UPLOAD_PAGE_ID,
+        accept={"image/*": []},
+        multiple=False,
+        max_files=1,
+        max_size=constants.MAX_UPLOAD_BYTES,
+        on_drop=_UPLOAD_ON_DROP,
+        on_drop_rejected=ScoreState.reject_drop(REJECTED_CODES),
+        data_testid="upload-zone",
+        style={
+            "border": "2px dashed var(--pink-a7)",
+            "border_radius": "20px",
+            "padding": "2.5rem 1.25rem",
+            "cursor": "pointer",
+            "background": "white",
+            "width": "100%",
+        },
+    )
+
+
+def _analyzing_overlay() -> rx.Component:
+    return rx.cond(
+        ScoreState.analyzing,
+        rx.center(
+            rx.vstack(
+                rx.spinner(size="3"),
+                rx.text(messages.ANALYZING, weight="bold", size="4", color="white"),
+                rx.progress(value=ScoreState.progress, max=100, width="70%"),
+                align="center",
+                spacing="3",
+                width="100%",
+            ),
+            position="absolute",
+            inset="0",
+            background="rgba(20, 10, 30, 0.55)",
+            border_radius="20px",
+            data_testid="analyzing-overlay",
+        ),
+    )
+
+
+def _preview() -> rx.Component:
+    return rx.vstack(
+        rx.cond(
+            ScoreState.enhanced_notice,
+            rx.callout(messages.PHOTO_ENHANCED_ANALYZE, icon="sparkles", color_scheme="pink"),
+        ),
+        rx.box(
+            rx.image(
+                src=ScoreState.preview_url,
+                alt="Your chosen photo",
+                width="100%",
+                max_height="480px",
+                object_fit="contain",
+                border_radius="20px",
+                background="white",
+            ),
+            _analyzing_overlay(),
+            position="relative",
+            width="100%",
+        ),
+        rx.hstack(
+            rx.button(
+                rx.icon("refresh-cw", size=16),
+                messages.CHANGE_PHOTO,
+                variant="outline",
+                size="3",
+                on_click=ScoreState.change_photo,
+                disabled=ScoreState.analyzing,
+            ),
+            rx.button(
+                rx.icon("sparkles", size=16),
+                rx.cond(ScoreState.analyzing, messages.ANALYZING, messages.GET_MY_SCORE),
+                size="3",
+                style=styles.GRADIENT_BUTTON,
+                on_click=ScoreState.analyse,
+                disabled=ScoreState.analyzing | ~rx.State.is_hydrated,
+            ),
+            spacing="3",
+            justify="center",
+            width="100%",
+            wrap="wrap",
+        ),
+        spacing="4",
+        width="100%",
+    )
+
+
+def upload_page() -> rx.Component:
+    """/upload: choose a photo, see it, get the score."""
+    return page_layout(
+        rx.vstack(
+            page_header("Upload Your Photo", "Get your AI beauty score in seconds", "camera"),
+            rx.cond(
+                ScoreState.preview_url != "",
+                _preview(),
+                rx.vstack(
+                    _drop_zone(),
+                    rx.hstack(
+                        rx.button(
+                            rx.icon("camera", size=16),
+                            messages.TAKE_PHOTO,
+                            variant="outline",
+                            size="3",
+                            on_click=ScoreState.camera_coming_soon,
+                        ),
+                        rx.button(
+                            rx.icon("sparkles", size=16),
+                            messages.GET_MY_SCORE,
+                            size="3",
+                            style=styles.GRADIENT_BUTTON,
+                            on_click=ScoreState.analyse,
+                        ),
+                        spacing="3",
+                        justify="center",
+                        width="100%",
+                        wrap="wrap",
+                    ),
+                    spacing="4",
+                    width="100%",
+                ),
+            ),
+            spacing="5",
+            width="100%",
+            max_width="640px",
+            margin_x="auto",
+        )
+    )
+
+
+# ---------------------------------------------------------------------------
+# /results
+# ---------------------------------------------------------------------------
+def _photo_panel() -> rx.Component:
+    """Before/after when an edited image exists, otherwise the photo."""
+    return rx.cond(
+        ScoreState.edited_url != "",
+        before_after_slider(ScoreState.image_url, ScoreState.edited_url),
+        photo_frame(ScoreState.image_url),
+    )
+
+
+def _save_or_sign_in() -> rx.Component:
+    return rx.cond(
+        ScoreState.signed_in,
+        rx.cond(
+            ScoreState.saved,
+            rx.button(rx.icon("check", size=16), "Saved", size="3", variant="soft", disabled=True),
+            rx.button(
+                rx.icon("bookmark", size=16),
+                "Save to My Photos",
+                size="3",
+                style=styles.GRADIENT_BUTTON,
+                on_click=ScoreState.save_photo,
+            ),
+        ),
+        rx.button(
+            rx.icon("log-in", size=16),
+            messages.SIGN_IN_TO_SAVE,
+            size="3",
+            variant="outline",
+            on_click=ScoreState.save_photo,
+        ),
+    )
+
+
+def _actions() -> rx.Component:
+    return rx.hstack(
+        _save_or_sign_in(),
+        rx.link(
+            rx.button(rx.icon("rotate-ccw", size=16), "Try Again", size="3", variant="soft"),
+            href="/upload",
+        ),
+        rx.button(
+            rx.icon("download", size=16),
+            "Download Result Card",
+            size="3",
+            variant="soft",
+            on_click=ScoreState.download_card,
+        ),
+        spacing="3",
+        wrap="wrap",
+        justify="center",
+        width="100%",
+    )
+
+
+def _leaderboard_dialog() -> rx.Component:
+    """The opt-in dialog: opens by itself at 9.5 and up."""
+    return rx.dialog.root(
+        rx.dialog.content(
+            rx.dialog.title("Join the Leaderboard"),
+            rx.dialog.description(
+                "Your score qualifies for the global leaderboard. Choose how you appear."
+            ),
+            rx.form(
+                rx.vstack(
+                    rx.input(
+                        name="display_name",
+                        placeholder="Display name",
+                        aria_label="Display name",
+                        max_length=50,
+                        width="100%",
+                    ),
+                    rx.text_area(
+                        name="bio",
+                        placeholder="Short bio (optional)",
+                        aria_label="Short bio (optional)",
+                        max_length=200,
+                        width="100%",
+                    ),
+                    rx.hstack(
+                        rx.dialog.close(rx.button("Not now", variant="soft", type="button")),
+                        rx.button(
+                            messages.ADD_ME_TO_LEADERBOARD,
+                            type="submit",
+                            style=styles.GRADIENT_BUTTON,
+                        ),
+                        justify="end",
+                        spacing="3",
+                        width="100%",
+                    ),
+                    spacing="3",
+                    padding_top="1em",
+                ),
+                on_submit=ScoreState.join_leaderboard,
+                reset_on_submit=False,
+            ),
+            max_width="460px",
+        ),
+        open=ScoreState.leaderboard_open,
+        on_open_change=ScoreState.set_leaderboard_open,
+    )
+
+
+def results_page() -> rx.Component:
+    """/results: the score, its breakdown, the photo, and what to do next."""
+    text = share_text_var(ScoreState.score, ScoreState.label)
+    return page_layout(
+        confetti(ScoreState.celebrate),
+        rx.cond(
+            ScoreState.has_result,
+            rx.vstack(
+                rx.grid(
+                    rx.vstack(
+                        score_circle(
+                            ScoreState.score, ScoreState.label, ScoreState.emoji, ScoreState.color
+                        ),
+                        tier_badge(ScoreState.label, ScoreState.emoji, ScoreState.color),
+                        breakdown_bars(ScoreState.breakdown),
+                        align="center",
+                        spacing="4",
+                        width="100%",
+                    ),
+                    _photo_panel(),
+                    columns=rx.breakpoints(initial="1", md="2"),
+                    spacing="5",
+                    width="100%",
+                ),
+                special_panel(
+                    ScoreState.special_panel,
+                    ScoreState.claim_world_record,
+                    ScoreState.claim_elite,
+                ),
+                _actions(),
+                share_panel(text, ScoreState.image_url, get_settings().public_url),
+                footer_challenge_card(native_share_action(text, ScoreState.image_url)),
+                _leaderboard_dialog(),
+                spacing="6",
+                width="100%",
+                data_testid="results",
+            ),
+            rx.center(rx.spinner(size="3"), padding="4em", width="100%"),
+        ),
+    )
+
+
+def register(app: rx.App) -> None:
+    """Add the scoring pages to the app."""
+    app.add_page(
+        upload_page,
+        route="/upload",
+        title="Upload Photo | PrettyScore",
+        on_load=ScoreState.load_session,
+    )
+    app.add_page(
+        results_page,
+        route="/results",
+        title="Your Score | PrettyScore",
+        on_load=ScoreState.open_results,
+    )

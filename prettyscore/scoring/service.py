@@ -1,0 +1,98 @@
+"""The face-scoring flow on the server: stage a photo, analyse it, describe the result.
+
+A chosen photo is checked and stored (EXIF stripped) in the browser's own visitor
+folder, where it lives for the session and at most an hour; nothing about it reaches
+the database until a member saves it. The score, label and tier are computed here and
+kept on the server: the browser only ever receives them to display.
+"""
+
+from __future__ import annotations
+
+import secrets
+from dataclasses import asdict, dataclass, field
+
+from PIL import Image
+
+from prettyscore.core import images
+from prettyscore.core.media import MediaOwner, MediaStore
+from prettyscore.scoring import tiers
+from prettyscore.scoring.analysis import analyse_face
+
+# Stored photos are kept at most this large: plenty for the page, the card and edits,
+# and a 12-megapixel upload then costs a quarter of the disk and decoding time.
+STORED_LONG_SIDE = 2560
+
+BREAKDOWN_NAMES = {
+    "symmetry": "Symmetry",
+    "skinQuality": "Skin Quality",
+    "facialHarmony": "Facial Harmony",
+}
+
+
+@dataclass(frozen=True)
+class ScoreResult:
+    """One analysed photo, as the results page shows it and a save stores it."""
+
+    result_id: str
+    image_key: str
+    score: float
+    label: str
+    tier_key: str
+    emoji: str
+    color: str
+    breakdown: dict[str, float]
+    special_panel: str
+    edited_key: str | None = None
+    extra: dict = field(default_factory=dict)
+
+    def to_dict(self) -> dict:
+        """A plain form, kept in the tab's server-side state between events."""
+        return asdict(self)
+
+    @classmethod
+    def from_dict(cls, data: dict) -> ScoreResult:
+        return cls(**data)
+
+    @property
+    def score_text(self) -> str:
+        """The score as shown: one decimal ("8.7"), "10" for a perfect score."""
+        return "10" if self.score >= 10 else f"{self.score:.1f}"
+
+
+def stage_photo(store: MediaStore, owner: MediaOwner, data: bytes) -> str:
+    """Check an upload and keep it for this browser's session; returns its media key.
+
+    Raises the documented ``ValidationFailed`` for anything that is not a usable image,
+    before a single byte is written.
+    """
+    image = images.decode_upload(data)
+    image.thumbnail((STORED_LONG_SIDE, STORED_LONG_SIDE), Image.Resampling.LANCZOS)
+    return store.save(images.encode_jpeg(image), owner=owner, ext="jpg")
+
+
+def score_staged_photo(store: MediaStore, image_key: str) -> ScoreResult:
+    """Analyse a staged photo (slow: call it off the event loop)."""
+    image = images.decode_upload(store.read(image_key))
+    analysis = analyse_face(images.to_array(image))
+    tier = tiers.tier_for(analysis.score)
+    return ScoreResult(
+        result_id=secrets.token_urlsafe(16),
+        image_key=image_key,
+        score=analysis.score,
+        label=tier.label,
+        tier_key=tier.key,
+        emoji=tier.emoji,
+        color=tier.color,
+        breakdown=dict(analysis.breakdown),
+        special_panel=tiers.special_panel_for(analysis.score),
+    )
+
+
+def breakdown_rows(result: ScoreResult) -> list[dict]:
+    """The four bars of the results page: the overall score, then each measure."""
+    rows = [{"name": "Overall", "value": result.score}]
+    rows += [
+        {"name": BREAKDOWN_NAMES.get(key, key), "value": value}
+        for key, value in result.breakdown.items()
+    ]
+    return rows

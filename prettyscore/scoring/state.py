@@ -1,0 +1,287 @@
+"""Reflex state of the face-scoring flow: Home hero → /upload → /results → Save.
+
+Thin by design: files go to the media store and the analysis runs on a worker thread;
+the tab's state holds URLs, the displayed result and, in backend-only vars, the keys the
+server needs. Nothing the browser sends can set a score: it is read back from
+``_result``, which only the server writes.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+import secrets
+import time
+
+import reflex as rx
+
+from prettyscore.accounts.state import AuthState
+from prettyscore.core import constants, messages
+from prettyscore.core.db import run_in_session
+from prettyscore.core.errors import DomainError
+from prettyscore.core.media import MediaOwner, get_media_store, media_url
+from prettyscore.core.settings import get_settings
+from prettyscore.photos import card as result_card
+from prettyscore.photos import service as photos_service
+from prettyscore.scoring import service as scoring
+from prettyscore.scoring.service import ScoreResult
+from prettyscore.ui.share import share_text
+
+log = logging.getLogger(__name__)
+
+HOME_UPLOAD_ID = "home_upload"
+UPLOAD_PAGE_ID = "upload_page"
+PROGRESS_TICK_SECONDS = 0.15
+
+
+media_store = get_media_store
+
+
+def _render_card(result: ScoreResult) -> bytes:
+    from prettyscore.core import images
+
+    store = media_store()
+    photo = images.decode_upload(store.read(result.edited_key or result.image_key))
+    return result_card.render_result_card(
+        photo,
+        score=result.score,
+        label=result.label,
+        emoji=result.emoji,
+        breakdown=result.breakdown,
+    )
+
+
+class ScoreState(AuthState):
+    """One tab's trip through upload, analysis and results."""
+
+    visitor_secret: str = rx.Cookie("", name="ps_visitor", path="/", same_site="lax")
+    staging: bool = False
+    preview_url: str = ""
+    enhanced_notice: bool = False
+    analyzing: bool = False
+    progress: int = 0
+    has_result: bool = False
+    score: float = 0.0
+    score_text: str = ""
+    label: str = ""
+    tier_key: str = ""
+    emoji: str = ""
+    color: str = ""
+    breakdown: list[dict] = []
+    image_url: str = ""
+    edited_url: str = ""
+    special_panel: str = ""
+    saved: bool = False
+    celebrate: bool = False
+    leaderboard_open: bool = False
+
+    _staged_key: str = ""
+    _result: dict = {}
+
+    @rx.var
+    def share_message(self) -> str:
+        """The fixed promotional text with this score and label."""
+        return share_text(self.score, self.label) if self.has_result else ""
+
+    # -- choosing a photo ----------------------------------------------------
+    def _visitor_owner(self) -> MediaOwner:
+        if not self.visitor_secret:
+            # A session cookie: the browser forgets it, and with it the folder, at the end
+            # of the session; the files themselves are purged within the hour.
+            self.visitor_secret = secrets.token_urlsafe(32)
+        return MediaOwner.visitor(self.visitor_secret)
+
+    async def _stage(self, files: list[rx.UploadFile]):
+        if not files:
+            return rx.toast.error(messages.PLEASE_UPLOAD_IMAGE_FILE)
+        data = await files[0].read(constants.MAX_UPLOAD_BYTES + 1)
+        try:
+            key = await asyncio.to_thread(
+                scoring.stage_photo, media_store(), self._visitor_owner(), data
+            )
+        except DomainError as error:
+            return rx.toast.error(error.message)
+        except Exception:
+            log.exception("Staging an upload failed")
+            return rx.toast.error(messages.FAILED_TO_READ_IMAGE)
+        self._discard_staged()
+        self._staged_key = key
+        self.preview_url = media_url(key)
+        self.enhanced_notice = False
+        return None
+
+    @rx.event
+    async def upload_from_home(self, files: list[rx.UploadFile]):
+        """Home hero: keep the chosen photo for this session and carry it to /upload."""
+        self.staging = True
+        try:
+            refusal = await self._stage(files)
+        finally:
+            self.staging = False
+        return refusal or rx.redirect("/upload")
+
+    @rx.event
+    async def upload_on_page(self, files: list[rx.UploadFile]):
+        """/upload: 'From Gallery' or a drop on the zone."""
+        return await self._stage(files)
+
+    @rx.event
+    def change_photo(self):
+        """'Change Photo': forget the chosen photo (and delete its file)."""
+        self._discard_staged()
+        self.preview_url = ""
+        self.enhanced_notice = False
+
+    def _discard_staged(self) -> None:
+        if self._staged_key and self._staged_key != self._result.get("image_key"):
+            media_store().delete(self._staged_key)
+        self._staged_key = ""
+
+    @rx.event
+    def reject_drop(self, error_codes: list[str]):
+        """The picker refused a file before upload: too large, or not an image."""
+        if "file-too-large" in error_codes:
+            return rx.toast.error(messages.FILE_TOO_LARGE)
+        return rx.toast.error(messages.PLEASE_UPLOAD_IMAGE_FILE)
+
+    @rx.event
+    def camera_coming_soon(self):
+        """'Take Photo' only announces the camera (document 000 §2 Upload)."""
+        return rx.toast.info(messages.CAMERA_COMING_SOON)
+
+    # -- analysis --------------------------------------------------------------
+    @rx.event(background=True)
+    async def analyse(self):
+        """'Get My Score!': analyse on a worker thread, showing progress for at least the
+        documents' analysis time, then open /results."""
+        async with self:
+            if self.analyzing:
+                return None
+            if not self._staged_key:
+                return rx.toast.error(messages.PLEASE_UPLOAD_PHOTO_FIRST)
+            key, self.analyzing, self.progress = self._staged_key, True, 3
+        work = asyncio.create_task(
+            asyncio.to_thread(scoring.score_staged_photo, media_store(), key)
+        )
+        await self._show_progress(work)
+        try:
+            result = work.result()
+        except DomainError as error:
+            async with self:
+                self.analyzing, self.progress = False, 0
+            return rx.toast.error(error.message)
+        except Exception:
+            log.exception("Analysis failed")
+            async with self:
+                self.analyzing, self.progress = False, 0
+            return rx.toast.error(messages.UNEXPECTED_ERROR)
+        async with self:
+            self._show_result(result)
+            self.analyzing, self.progress = False, 100
+        return rx.redirect("/results")
+
+    async def _show_progress(self, work: asyncio.Task) -> None:
+        wait = get_settings().analysis_wait_seconds
+        started = time.monotonic()
+        while not work.done() or time.monotonic() - started < wait:
+            await asyncio.sleep(PROGRESS_TICK_SECONDS)
+            elapsed = time.monotonic() - started
+            async with self:
+                self.progress = min(95, 5 + int(90 * elapsed / max(wait, 0.5)))
+
+    def _show_result(self, result: ScoreResult) -> None:
+        self._result = result.to_dict()
+        self.has_result = True
+        self.score, self.score_text = result.score, result.score_text
+        self.label, self.tier_key = result.label, result.tier_key
+        self.emoji, self.color = result.emoji, result.color
+        self.breakdown = scoring.breakdown_rows(result)
+        self.image_url = media_url(result.image_key)
+        self.edited_url = media_url(result.edited_key) if result.edited_key else ""
+        self.special_panel = result.special_panel
+        self.saved = False
+        self.celebrate = result.score >= constants.CELEBRATION_MIN_SCORE
+        self.leaderboard_open = result.score >= constants.LEADERBOARD_DIALOG_MIN_SCORE
+
+    # -- results -----------------------------------------------------------------
+    @rx.event
+    async def open_results(self):
+        """on_load of /results: without a result there is nothing to show: go home."""
+        await self.current_user()
+        if not self.has_result:
+            return rx.redirect("/")
+        if self.celebrate:
+            return ScoreState.end_celebration
+        return None
+
+    @rx.event(background=True)
+    async def end_celebration(self):
+        """The celebration lasts the documents' three seconds."""
+        await asyncio.sleep(constants.CONFETTI_SECONDS)
+        async with self:
+            self.celebrate = False
+
+    def _current_result(self) -> ScoreResult | None:
+        return ScoreResult.from_dict(self._result) if self._result else None
+
+    @rx.event
+    async def save_photo(self):
+        """Save to My Photos (members only; visitors are asked to sign in and come back)."""
+        return await self._save(listing=None, success=messages.PHOTO_SAVED)
+
+    @rx.event
+    async def join_leaderboard(self, form: dict):
+        """The opt-in dialog: save with a display name (and bio) and queue for the board."""
+        try:
+            listing = photos_service.check_listing(form.get("display_name"), form.get("bio"))
+        except DomainError as error:
+            return rx.toast.error(error.message)
+        events = await self._save(listing=listing, success=messages.ADDED_TO_LEADERBOARD_QUEUE)
+        if self.saved:
+            self.leaderboard_open = False
+        return events
+
+    async def _save(self, *, listing, success: str):
+        result = self._current_result()
+        if result is None:
+            return rx.redirect("/")
+        user = await self.current_user()
+        if user is None:
+            return [rx.toast.info(messages.SIGN_IN_TO_SAVE), self.sign_in_redirect("/results")]
+        try:
+            await run_in_session(
+                photos_service.save_result, media_store(), user.id, result, listing=listing
+            )
+        except Exception:
+            log.exception("Saving a result failed")
+            return rx.toast.error(messages.FAILED_TO_SAVE_PHOTO)
+        self.saved = True
+        return rx.toast.success(success)
+
+    @rx.event
+    def set_leaderboard_open(self, is_open: bool):
+        self.leaderboard_open = is_open
+
+    @rx.event
+    async def download_card(self):
+        """'Download Result Card': a 600×1000 PNG drawn on the server."""
+        result = self._current_result()
+        if result is None:
+            return rx.toast.error(messages.NO_PHOTO_TO_DOWNLOAD)
+        try:
+            png = await asyncio.to_thread(_render_card, result)
+        except Exception:
+            log.exception("Rendering the result card failed")
+            return rx.toast.error(messages.FAILED_TO_DOWNLOAD_RETRY)
+        return [
+            rx.download(data=png, filename=f"pretty-score-{result.score_text}.png"),
+            rx.toast.success(messages.RESULT_CARD_DOWNLOADED),
+        ]
+
+    @rx.event
+    def claim_world_record(self):
+        return rx.toast.success(messages.WORLD_RECORD_NOTICE)
+
+    @rx.event
+    def claim_elite(self):
+        return rx.toast.success(messages.ELITE_NOTICE)

@@ -1,0 +1,222 @@
+"""Media storage on a real folder: keys, atomic writes, traversal, purge, ownership moves."""
+
+from __future__ import annotations
+
+import os
+import time
+import uuid
+from pathlib import Path
+
+import pytest
+
+from prettyscore.core import constants
+from prettyscore.core.media import (
+    TEMP_PREFIX,
+    InvalidMediaKey,
+    MediaOwner,
+    MediaStore,
+    get_media_store,
+    key_from_url,
+    media_url,
+    parse_key,
+    visitor_id,
+)
+from prettyscore.core.settings import get_settings
+
+SECRET = "visitor-cookie-secret-value"
+
+
+@pytest.fixture
+def store(tmp_path) -> MediaStore:
+    return MediaStore(tmp_path / "media")
+
+
+@pytest.fixture
+def member() -> MediaOwner:
+    return MediaOwner.member(uuid.uuid4())
+
+
+def files_under(root: Path) -> list[Path]:
+    return sorted(path for path in root.rglob("*") if path.is_file())
+
+
+def age(path: Path, seconds: float) -> None:
+    """Make ``path`` look last written ``seconds`` ago."""
+    moment = time.time() - seconds
+    os.utime(path, (moment, moment))
+
+
+# ---------------------------------------------------------------------------
+# Keys
+# ---------------------------------------------------------------------------
+def test_save_read_delete_round_trip(store, member):
+    key = store.save(b"jpeg bytes", owner=member, ext="jpg")
+    assert key.startswith(f"u/{member.owner_id}/") and key.endswith(".jpg")
+    assert store.read(key) == b"jpeg bytes"
+    assert store.exists(key)
+    assert store.delete(key) is True
+    assert not store.exists(key)
+    assert store.delete(key) is False
+    with pytest.raises(FileNotFoundError):
+        store.read(key)
+
+
+def test_keys_are_unguessable_and_unique(store, member):
+    keys = {store.save(b"x", owner=member, ext="png") for _ in range(200)}
+    assert len(keys) == 200
+    tokens = {Path(key).stem for key in keys}
+    assert len(tokens) == 200
+    assert all(len(token) == 32 for token in tokens)  # 24 random bytes, url-safe base64
+
+
+def test_a_visitor_folder_is_a_hash_of_the_secret_never_the_secret(store):
+    owner = MediaOwner.visitor(SECRET)
+    key = store.save(b"x", owner=owner, ext="jpg")
+    assert owner.owner_id == visitor_id(SECRET)
+    assert len(owner.owner_id) == 32
+    assert SECRET not in key
+    assert key.startswith(f"v/{visitor_id(SECRET)}/")
+    assert visitor_id(SECRET) != visitor_id(SECRET + "x")
+
+
+def test_parse_key_and_urls(store, member):
+    key = store.save(b"x", owner=member, ext="webp")
+    parsed = parse_key(key)
+    assert parsed.owner == member and parsed.ext == "webp"
+    assert parsed.content_type == "image/webp"
+    assert media_url(key) == f"/media/{key}"
+    assert key_from_url(media_url(key)) == key
+    assert key_from_url("/media/../secret") is None
+    assert key_from_url("https://elsewhere.example/x.jpg") is None
+    assert key_from_url(None) is None
+
+
+@pytest.mark.parametrize(
+    "key",
+    [
+        "../secret_key",
+        "u/../../secret_key",
+        "/etc/passwd",
+        "u\\..\\..\\secret_key",
+        f"u/{uuid.uuid4()}/../../../etc/passwd",
+        f"u/{uuid.uuid4()}/{'A' * 32}.jpg/..",
+        f"u/{uuid.uuid4()}/{'A' * 31}.jpg",  # too short a token
+        f"u/{uuid.uuid4()}/{'A' * 32}.exe",  # unknown extension
+        f"u/{str(uuid.uuid4()).upper()}/{'A' * 32}.jpg",
+        f"x/{uuid.uuid4()}/{'A' * 32}.jpg",  # unknown prefix
+        f"v/{'a' * 31}/{'A' * 32}.jpg",
+        f"u/{uuid.uuid4()}/{'A' * 32}.jpg\n",
+        f"u/{uuid.uuid4()}",
+        "",
+    ],
+)
+def test_malformed_and_traversal_keys_are_refused(store, key):
+    with pytest.raises(InvalidMediaKey):
+        store.path(key)
+    assert store.exists(key) is False
+
+
+def test_a_symlink_leaving_the_root_is_refused(store, member, tmp_path):
+    outside = tmp_path / "outside"
+    outside.mkdir()
+    (outside / ("A" * 32 + ".jpg")).write_bytes(b"secret")
+    folder = store.root / "u"
+    folder.mkdir(parents=True)
+    (folder / member.owner_id).symlink_to(outside)
+    with pytest.raises(InvalidMediaKey):
+        store.path(f"u/{member.owner_id}/{'A' * 32}.jpg")
+
+
+def test_unknown_extensions_and_owner_ids_are_refused_on_save(store, member):
+    with pytest.raises(ValueError):
+        store.save(b"x", owner=member, ext="html")
+    with pytest.raises(InvalidMediaKey):
+        MediaOwner("u", "../../etc")
+    with pytest.raises(ValueError):
+        MediaOwner.visitor("")
+
+
+# ---------------------------------------------------------------------------
+# Atomic writes
+# ---------------------------------------------------------------------------
+def test_writes_leave_no_temp_files(store, member):
+    for size in (0, 1, 5 * 1024 * 1024):
+        store.save(b"\x01" * size, owner=member, ext="jpg")
+    names = [path.name for path in files_under(store.root)]
+    assert len(names) == 3
+    assert not any(name.startswith(TEMP_PREFIX) for name in names)
+
+
+def test_a_failed_write_leaves_nothing_behind(store, member):
+    with pytest.raises(TypeError):
+        store.save("not bytes", owner=member, ext="jpg")  # the write itself fails
+    assert files_under(store.root) == []
+
+
+# ---------------------------------------------------------------------------
+# Purge, account deletion, moving a visitor's result to a member
+# ---------------------------------------------------------------------------
+def test_purge_removes_only_old_visitor_files(store, member):
+    old_visitor = store.save(b"old", owner=MediaOwner.visitor("a"), ext="jpg")
+    new_visitor = store.save(b"new", owner=MediaOwner.visitor("b"), ext="jpg")
+    old_member = store.save(b"kept", owner=member, ext="jpg")
+    age(store.path(old_visitor), constants.VISITOR_RESULT_TTL_SECONDS + 60)
+    age(store.path(old_member), constants.VISITOR_RESULT_TTL_SECONDS * 24)
+    leftover = store.root / "u" / member.owner_id / (TEMP_PREFIX + "crashed")
+    leftover.write_bytes(b"half")
+    age(leftover, constants.VISITOR_RESULT_TTL_SECONDS + 60)
+
+    assert store.purge_visitor_files() == 2  # the old visitor file and the crash leftover
+    assert not store.exists(old_visitor)
+    assert not store.path(old_visitor).parent.exists()  # the empty visitor folder went too
+    assert store.exists(new_visitor) and store.exists(old_member)
+    assert not leftover.exists()
+    assert store.purge_visitor_files() == 0
+
+
+def test_purge_with_a_shorter_age(store):
+    key = store.save(b"x", owner=MediaOwner.visitor("a"), ext="png")
+    age(store.path(key), 10)
+    assert store.purge_visitor_files(older_than_seconds=60) == 0
+    assert store.purge_visitor_files(older_than_seconds=5) == 1
+
+
+def test_purge_of_an_empty_store(store):
+    assert store.purge_visitor_files() == 0
+
+
+def test_delete_owner_removes_a_members_whole_folder_only(store, member):
+    other = MediaOwner.member(uuid.uuid4())
+    mine = [store.save(b"x", owner=member, ext="jpg") for _ in range(3)]
+    theirs = store.save(b"y", owner=other, ext="jpg")
+    store.delete_owner(member)
+    assert not any(store.exists(key) for key in mine)
+    assert not (store.root / "u" / member.owner_id).exists()
+    assert store.exists(theirs)
+    store.delete_owner(member)  # deleting twice is fine
+
+
+def test_move_to_member_gives_the_file_a_new_key_in_the_members_folder(store):
+    user_id = uuid.uuid4()
+    visitor_key = store.save(b"result", owner=MediaOwner.visitor(SECRET), ext="jpg")
+    member_key = store.move_to_member(visitor_key, user_id)
+    assert member_key.startswith(f"u/{user_id}/") and member_key.endswith(".jpg")
+    assert Path(member_key).stem != Path(visitor_key).stem
+    assert store.read(member_key) == b"result"
+    assert not store.exists(visitor_key)
+    with pytest.raises(InvalidMediaKey):
+        store.move_to_member(member_key, uuid.uuid4())  # members' files are not moved
+    with pytest.raises(FileNotFoundError):
+        store.move_to_member(visitor_key, user_id)
+
+
+def test_get_media_store_uses_the_configured_folder(tmp_path, monkeypatch):
+    monkeypatch.setenv("DATA_DIR", str(tmp_path / "data"))
+    monkeypatch.setenv("MEDIA_DIR", str(tmp_path / "elsewhere"))
+    monkeypatch.setenv("SECRET_KEY", "test-secret")
+    get_settings.cache_clear()
+    try:
+        assert get_media_store().root == (tmp_path / "elsewhere").resolve()
+    finally:
+        monkeypatch.undo()
+        get_settings.cache_clear()

@@ -1,0 +1,298 @@
+"""The media route on a migrated database (SQLite and PostgreSQL), with real sessions.
+
+The route runs in a Starlette app driven by httpx through its ASGI transport (real HTTP
+requests and responses, in process), with the app's own engine pointed at the test
+database. Members are created
+with the accounts service, so their cookies are the ones a browser would hold.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import io
+from collections.abc import Iterator
+from datetime import timedelta
+
+import httpx
+import pytest
+from PIL import Image
+from skimage import data as skdata
+from sqlalchemy import func, update
+from sqlmodel import select
+from starlette.applications import Starlette
+
+from prettyscore.accounts import service, tokens
+from prettyscore.accounts.models import AuthSession, RefreshToken
+from prettyscore.core.db import get_engine
+from prettyscore.core.images import decode_upload, encode_jpeg
+from prettyscore.core.media import MediaOwner, MediaStore, get_media_store, media_url
+from prettyscore.core.model_types import utcnow
+from prettyscore.core.settings import get_settings
+from prettyscore.photos.media_api import (
+    ACCESS_COOKIE,
+    REFRESH_COOKIE,
+    VISITOR_COOKIE,
+    media_routes,
+)
+from prettyscore.photos.models import Photo
+
+VISITOR_SECRET = "the-visitors-own-cookie-secret"
+
+
+def cookies(**values: str) -> dict[str, str]:
+    """A Cookie header as a browser sends it."""
+    return {"Cookie": "; ".join(f"{name}={value}" for name, value in values.items())}
+
+
+def member_cookies(session_tokens) -> dict[str, str]:
+    return cookies(
+        **{
+            ACCESS_COOKIE: session_tokens.access_token,
+            REFRESH_COOKIE: session_tokens.refresh_token,
+        }
+    )
+
+
+@pytest.fixture
+def app_settings(db_engine, migrated_database_url, tmp_path, monkeypatch) -> Iterator[None]:
+    """The app's settings and engine point at the test database and a tmp media folder."""
+    monkeypatch.setenv("DATABASE_URL", migrated_database_url)
+    monkeypatch.setenv("DATA_DIR", str(tmp_path / "data"))
+    monkeypatch.setenv("MEDIA_DIR", str(tmp_path / "media"))
+    monkeypatch.setenv("SECRET_KEY", "media-route-test-secret-of-at-least-32-bytes")
+    get_settings.cache_clear()
+    get_engine.cache_clear()
+    try:
+        yield
+    finally:
+        get_engine().dispose()
+        monkeypatch.undo()
+        get_settings.cache_clear()
+        get_engine.cache_clear()
+
+
+class Client:
+    """A small synchronous front to httpx.AsyncClient over the app's ASGI interface."""
+
+    def __init__(self, app):
+        self.app = app
+
+    def request(self, method: str, url: str, headers: dict | None = None) -> httpx.Response:
+        async def call() -> httpx.Response:
+            transport = httpx.ASGITransport(app=self.app)
+            async with httpx.AsyncClient(transport=transport, base_url="http://test") as http:
+                return await http.request(method, url, headers=headers)
+
+        return asyncio.run(call())
+
+    def get(self, url: str, headers: dict | None = None) -> httpx.Response:
+        return self.request("GET", url, headers)
+
+    def head(self, url: str, headers: dict | None = None) -> httpx.Response:
+        return self.request("HEAD", url, headers)
+
+
+@pytest.fixture
+def client(app_settings) -> Client:
+    return Client(Starlette(routes=media_routes()))
+
+
+@pytest.fixture
+def store(app_settings) -> MediaStore:
+    return get_media_store()
+
+
+@pytest.fixture
+def photo_bytes() -> bytes:
+    buffer = io.BytesIO()
+    Image.fromarray(skdata.astronaut()).save(buffer, "JPEG")
+    return encode_jpeg(decode_upload(buffer.getvalue()))
+
+
+@pytest.fixture
+def owner(db, app_settings):
+    session_tokens = service.sign_up(db, "owner@example.com", "secret1")
+    db.commit()
+    return session_tokens
+
+
+@pytest.fixture
+def stranger(db, app_settings):
+    session_tokens = service.sign_up(db, "stranger@example.com", "secret2")
+    db.commit()
+    return session_tokens
+
+
+@pytest.fixture
+def owners_key(store, owner, photo_bytes) -> str:
+    return store.save(photo_bytes, owner=MediaOwner.member(owner.user_id), ext="jpg")
+
+
+def list_photo(db, user_id, *, original: str, edited: str | None = None, listed: bool = True):
+    db.add(
+        Photo(
+            user_id=user_id,
+            original_image_url=original,
+            edited_image_url=edited,
+            score=9.6,
+            rating_label="Stunning",
+            breakdown={"symmetry": 9.5},
+            public_listing=listed,
+        )
+    )
+    db.commit()
+
+
+# ---------------------------------------------------------------------------
+# Members' private files
+# ---------------------------------------------------------------------------
+def test_the_owner_gets_the_file_privately_cached(client, owner, owners_key, photo_bytes):
+    response = client.get(media_url(owners_key), headers=member_cookies(owner))
+    assert response.status_code == 200
+    assert response.content == photo_bytes
+    assert response.headers["content-type"] == "image/jpeg"
+    assert response.headers["cache-control"] == "private, max-age=3600"
+    assert response.headers["x-content-type-options"] == "nosniff"
+    assert response.headers["vary"] == "Cookie"
+
+
+def test_head_answers_like_get_without_the_body(client, owner, owners_key, photo_bytes):
+    response = client.head(media_url(owners_key), headers=member_cookies(owner))
+    assert response.status_code == 200
+    assert int(response.headers["content-length"]) == len(photo_bytes)
+    assert response.content == b""
+
+
+def test_another_member_and_a_visitor_get_404_like_for_a_missing_file(
+    client, owner, stranger, owners_key, store
+):
+    url = media_url(owners_key)
+    missing = media_url(store.save(b"x", owner=MediaOwner.member(owner.user_id), ext="png"))
+    store.delete(missing.removeprefix("/media/"))
+    as_stranger = client.get(url, headers=member_cookies(stranger))
+    as_visitor = client.get(url)
+    with_garbage = client.get(url, headers=cookies(ps_access_token="nope", ps_refresh_token="x"))
+    as_owner_missing = client.get(missing, headers=member_cookies(owner))
+    answers = [as_stranger, as_visitor, with_garbage, as_owner_missing]
+    assert [answer.status_code for answer in answers] == [404] * 4
+    assert len({answer.content for answer in answers}) == 1  # nothing tells them apart
+
+
+def test_an_expired_access_token_with_a_live_refresh_cookie_still_works(
+    client, db, owner, owners_key
+):
+    expired, _ = tokens.issue_access_token(
+        user_id=owner.user_id,
+        session_id=db.exec(select(AuthSession.id)).first(),
+        email=owner.email,
+        aal="aal1",
+        issued_at=utcnow() - timedelta(hours=3),
+    )
+    assert service.resolve_user(db, expired) is None
+    headers = cookies(**{ACCESS_COOKIE: expired, REFRESH_COOKIE: owner.refresh_token})
+    tokens_before = db.exec(select(func.count()).select_from(RefreshToken)).one()
+
+    assert client.get(media_url(owners_key), headers=headers).status_code == 200
+    assert client.get(media_url(owners_key), headers=headers).status_code == 200
+
+    # looked up, not rotated: no new token, the presented one is still unspent
+    db.expire_all()
+    assert db.exec(select(func.count()).select_from(RefreshToken)).one() == tokens_before
+    record = db.exec(
+        select(RefreshToken).where(
+            RefreshToken.token_hash == tokens.hash_secret(owner.refresh_token)
+        )
+    ).one()
+    assert record.used_at is None
+
+
+def test_a_spent_expired_or_revoked_refresh_token_is_not_enough(client, db, owner, owners_key):
+    only_refresh = cookies(**{REFRESH_COOKIE: owner.refresh_token})
+    assert client.get(media_url(owners_key), headers=only_refresh).status_code == 200
+
+    long_ago = utcnow() - timedelta(minutes=5)
+    db.execute(update(RefreshToken).values(used_at=long_ago))
+    db.commit()
+    assert client.get(media_url(owners_key), headers=only_refresh).status_code == 404
+
+    db.execute(update(RefreshToken).values(used_at=None, expires_at=long_ago))
+    db.commit()
+    assert client.get(media_url(owners_key), headers=only_refresh).status_code == 404
+
+    db.execute(update(RefreshToken).values(expires_at=utcnow() + timedelta(days=1)))
+    db.commit()
+    assert client.get(media_url(owners_key), headers=only_refresh).status_code == 200
+    service.sign_out(db, owner.access_token)
+    db.commit()
+    assert client.get(media_url(owners_key), headers=member_cookies(owner)).status_code == 404
+
+
+# ---------------------------------------------------------------------------
+# Leaderboard photos
+# ---------------------------------------------------------------------------
+def test_a_listed_photo_is_served_to_everyone(client, db, owner, stranger, store, owners_key):
+    edited_key = store.save(b"edited", owner=MediaOwner.member(owner.user_id), ext="png")
+    list_photo(db, owner.user_id, original=media_url(owners_key), edited=media_url(edited_key))
+    for headers in ({}, member_cookies(stranger), member_cookies(owner)):
+        response = client.get(media_url(owners_key), headers=headers)
+        assert response.status_code == 200
+        assert response.headers["cache-control"] == "public, max-age=3600"
+    edited = client.get(media_url(edited_key))
+    assert edited.status_code == 200 and edited.content == b"edited"
+    assert edited.headers["content-type"] == "image/png"
+
+
+def test_an_unlisted_photo_stays_private(client, db, owner, stranger, owners_key):
+    list_photo(db, owner.user_id, original=media_url(owners_key), listed=False)
+    assert client.get(media_url(owners_key), headers=member_cookies(stranger)).status_code == 404
+    assert client.get(media_url(owners_key), headers=member_cookies(owner)).status_code == 200
+
+
+def test_a_listed_row_of_someone_else_cannot_publish_the_owners_file(
+    client, db, stranger, owners_key
+):
+    list_photo(db, stranger.user_id, original=media_url(owners_key))
+    assert client.get(media_url(owners_key)).status_code == 404
+    assert client.get(media_url(owners_key), headers=member_cookies(stranger)).status_code == 404
+
+
+# ---------------------------------------------------------------------------
+# Visitors' files
+# ---------------------------------------------------------------------------
+def test_a_visitor_file_is_served_only_with_the_right_visitor_cookie(client, store, owner):
+    key = store.save(b"visitor result", owner=MediaOwner.visitor(VISITOR_SECRET), ext="jpg")
+    mine = client.get(media_url(key), headers=cookies(**{VISITOR_COOKIE: VISITOR_SECRET}))
+    assert mine.status_code == 200 and mine.content == b"visitor result"
+    assert mine.headers["cache-control"] == "private, max-age=3600"
+    wrong = cookies(**{VISITOR_COOKIE: VISITOR_SECRET + "x"})
+    assert client.get(media_url(key), headers=wrong).status_code == 404
+    assert client.get(media_url(key)).status_code == 404
+    assert client.get(media_url(key), headers=member_cookies(owner)).status_code == 404
+    # the visitor id itself is public (it is in the URL): presenting it proves nothing
+    public_id = key.split("/")[1]
+    assert client.get(media_url(key), headers=cookies(ps_visitor=public_id)).status_code == 404
+
+
+# ---------------------------------------------------------------------------
+# Keys that are not ours
+# ---------------------------------------------------------------------------
+@pytest.mark.parametrize(
+    "path",
+    [
+        "/media/u/%2e%2e/%2e%2e/outside.txt",
+        "/media/%2e%2e/outside.txt",
+        "/media/%2Ftmp%2Foutside.txt",
+        "/media/u%5C..%5C..%5Coutside.txt",
+        "/media/u/",
+        "/media/u",
+        "/media/",
+    ],
+)
+def test_traversal_and_folder_requests_get_404(client, store, owner, owners_key, path):
+    (store.root.parent / "outside.txt").write_text("must never be served")
+    folder = "/media/" + owners_key.rsplit("/", 1)[0]
+    for url in (path, folder, folder + "/"):
+        response = client.get(url, headers=member_cookies(owner))
+        assert response.status_code == 404
+        assert b"must never be served" not in response.content
+        assert owners_key.rsplit("/", 1)[1].encode() not in response.content  # no listing
