@@ -20,9 +20,9 @@ _ATTR = "data-confetti"
 
 # Each piece falls for FALL_BASE_S plus up to FALL_SPREAD_S, after a delay of up to
 # DELAY_SPREAD_S: the last piece lands before CONFETTI_SECONDS have passed.
-FALL_BASE_S = 2.0
-FALL_SPREAD_S = 0.5
-DELAY_SPREAD_S = 0.45
+FALL_BASE_S = 1.9
+FALL_SPREAD_S = 0.4
+DELAY_SPREAD_S = 0.7
 
 _KEYFRAMES = f"""
 @keyframes {_FALL} {{

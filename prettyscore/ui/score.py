@@ -208,9 +208,9 @@ def breakdown_bars(items: Any, heading: str | None = messages.BREAKDOWN_HEADING)
 def _benefit(text: str) -> rx.Component:
     return rx.el.li(
         rx.hstack(
-            rx.icon("circle-check", size=18, color=styles.PINK, flex_shrink="0"),
+            rx.icon("circle-check", size=18, color=styles.PINK, flex_shrink="0", margin_top="3px"),
             rx.text(text, size="3"),
-            align="center",
+            align="start",
             spacing="2",
         ),
         list_style="none",
@@ -271,11 +271,20 @@ def _claim_button(label: str, icon: str, on_click: Any) -> rx.Component:
         on_click=on_click,
         size="3",
         radius="full",
-        style=styles.GRADIENT_BUTTON,
+        # Long labels wrap on phones instead of overflowing the fixed-height button.
+        style={**styles.GRADIENT_BUTTON, **_WRAPPING_BUTTON},
         width=rx.breakpoints(initial="100%", sm="auto"),
     )
 
 
+_WRAPPING_BUTTON = {
+    "height": "auto",
+    "min_height": "var(--base-button-height)",
+    "white_space": "normal",
+    "text_align": "center",
+    "padding_top": "0.55rem",
+    "padding_bottom": "0.55rem",
+}
 _FOOTER_BACKGROUND = "linear-gradient(135deg, #fdf2f8 0%, #faf5ff 100%)"
 _GOLD_GRADIENT = "linear-gradient(135deg, #f59e0b 0%, #ec4899 55%, #a855f7 100%)"
 

@@ -29,8 +29,9 @@ from prettyscore.core import messages
 from prettyscore.ui import styles
 from prettyscore.ui.score import format_score, format_score_var
 
-# The name the shared photo file carries.
-SHARE_FILE_NAME = "pretty-score.png"
+# The name the shared photo file carries, its extension following the photo's type.
+SHARE_FILE_STEM = "pretty-score"
+_EXTENSIONS = {"image/jpeg": "jpg", "image/png": "png", "image/webp": "webp", "image/gif": "gif"}
 
 NETWORK_SMS = messages.SHARE_TEXT_SMS
 NETWORK_EMAIL = messages.SHARE_EMAIL
@@ -94,8 +95,12 @@ const photoFile = (url) => {{
   if (!cache.has(url)) {{
     cache.set(url, fetch(url, {{credentials: 'same-origin'}})
       .then((res) => (res.ok ? res.blob() : null))
-      .then((blob) => blob && new File([blob], {json.dumps(SHARE_FILE_NAME)},
-                                        {{type: blob.type || 'image/png'}}))
+      .then((blob) => {{
+        if (!blob) return null;
+        const type = blob.type || 'image/png';
+        const ext = {json.dumps(_EXTENSIONS)}[type] || 'png';
+        return new File([blob], {json.dumps(SHARE_FILE_STEM)} + '.' + ext, {{type: type}});
+      }})
       .catch(() => {{ cache.delete(url); return null; }}));
   }}
   return cache.get(url);

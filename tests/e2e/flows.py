@@ -34,6 +34,11 @@ def wait_until_ready(page) -> None:
 def sign_up(page, base_url: str, address: str, password: str = "secret12") -> None:
     """Open /auth, switch to Sign Up and submit the form."""
     open_page(page, f"{base_url}/auth")
+    fill_sign_up(page, address, password)
+
+
+def fill_sign_up(page, address: str, password: str = "secret12") -> None:
+    """On the /auth page already open: switch to Sign Up and submit the form."""
     page.get_by_role("tab", name=messages.SIGN_UP).click()
     form = page.locator("form").filter(
         has=page.get_by_placeholder(messages.SIGNUP_PASSWORD_PLACEHOLDER)

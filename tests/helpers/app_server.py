@@ -138,6 +138,8 @@ def server_environment(
             "DATA_DIR": str(data_dir),
             "DATABASE_URL": database_url,
             "SECRET_KEY": secrets.token_urlsafe(32),
+            # The analysis still shows its progress, just for less than the documents' 3 s.
+            "ANALYSIS_WAIT_SECONDS": "0.5",
             "REFLEX_TELEMETRY_ENABLED": "false",
             "REFLEX_CHECK_LATEST_VERSION": "false",
             "REFLEX_WEB_WORKDIR": str(web_dir),

@@ -1,0 +1,196 @@
+"""Face scoring in a real browser: the visitor's flow, the member's flow, bad uploads."""
+
+from __future__ import annotations
+
+import io
+import re
+
+import httpx
+import pytest
+from PIL import Image
+from playwright.sync_api import expect
+from skimage import data
+
+from prettyscore.core import constants, messages
+from tests.e2e.flows import fill_sign_up, new_member, open_page, unique_email, wait_for_path
+
+pytestmark = pytest.mark.e2e
+
+SCORE_TEXT = re.compile(r"^(10|\d\.\d)$")
+
+
+@pytest.fixture(scope="module")
+def photos(tmp_path_factory):
+    """Real photos as files a person would pick: a face, no face, and not an image."""
+    folder = tmp_path_factory.mktemp("photos")
+
+    def jpeg(name, pixels):
+        path = folder / name
+        Image.fromarray(pixels).save(path, format="JPEG", quality=92)
+        return path
+
+    fake = folder / "holiday.jpg"
+    fake.write_text("this is a text file wearing a .jpg name")
+    return {
+        "face": jpeg("astronaut.jpg", data.astronaut()),
+        "no_face": jpeg("coffee.jpg", data.coffee()),
+        "not_an_image": fake,
+    }
+
+
+def stored_files(app_server) -> list:
+    media = app_server.data_dir / "media"
+    return [p for p in media.rglob("*") if p.is_file()] if media.exists() else []
+
+
+def choose_on_upload_page(page, path) -> None:
+    page.get_by_test_id("upload-zone").locator("input[type=file]").set_input_files(str(path))
+
+
+def score_from_upload_page(page, base: str, path) -> None:
+    """Open /upload, choose ``path``, get the score, land on /results."""
+    open_page(page, f"{base}/upload")
+    choose_on_upload_page(page, path)
+    expect(page.get_by_role("img", name="Your chosen photo")).to_be_visible()
+    page.get_by_role("button", name=messages.GET_MY_SCORE).click()
+    wait_for_path(page, "/results")
+    expect(page.get_by_test_id("results")).to_be_visible()
+
+
+def test_a_visitor_goes_from_home_to_a_score_with_every_panel(page, app_server, photos):
+    base = app_server.base_url
+    open_page(page, f"{base}/")
+    page.get_by_test_id("home-upload-zone").locator("input[type=file]").set_input_files(
+        str(photos["face"])
+    )
+    wait_for_path(page, "/upload")
+    expect(page.get_by_role("img", name="Your chosen photo")).to_be_visible()
+    expect(page.get_by_role("button", name=messages.CHANGE_PHOTO)).to_be_visible()
+
+    page.get_by_role("button", name=messages.GET_MY_SCORE).click()
+    expect(page.get_by_test_id("analyzing-overlay")).to_be_visible()
+    wait_for_path(page, "/results")
+
+    results = page.get_by_test_id("results")
+    expect(results.get_by_text("Score Breakdown")).to_be_visible()
+    for bar in ("Overall", "Symmetry", "Skin Quality", "Facial Harmony"):
+        expect(results.get_by_text(bar, exact=True)).to_be_visible()
+    expect(results.get_by_text(re.compile(r"\d\.\d/10")).first).to_be_visible()
+    for option in ("Text/SMS", "Email", "X/Twitter", "Facebook", "Instagram", "TikTok"):
+        expect(results.get_by_text(option, exact=True)).to_be_visible()
+    expect(results.get_by_role("button", name=messages.SIGN_IN_TO_SAVE)).to_be_visible()
+    expect(results.get_by_role("link", name="Try Again")).to_be_visible()
+
+    with page.expect_download() as download:
+        results.get_by_role("button", name="Download Result Card").click()
+    name = download.value.suggested_filename
+    assert re.fullmatch(r"pretty-score-(10|\d\.\d)\.png", name)
+    card = Image.open(download.value.path())
+    assert (card.format, card.size) == ("PNG", constants.RESULT_CARD_SIZE)
+    expect(page.get_by_text(messages.RESULT_CARD_DOWNLOADED)).to_be_visible()
+
+
+def test_a_visitors_photo_is_not_served_to_anyone_else(page, app_server, photos):
+    base = app_server.base_url
+    score_from_upload_page(page, base, photos["face"])
+    src = page.get_by_role("img", name=messages.PHOTO_ALT).first.get_attribute("src")
+    assert src.startswith("/media/v/")
+    mine = page.request.get(f"{base}{src}")
+    assert mine.status == 200 and mine.headers["content-type"] == "image/jpeg"
+    assert httpx.get(f"{base}{src}").status_code == 404  # no cookie: someone else
+
+
+def test_a_member_saves_a_result_and_finds_it_in_my_photos(page, app_server, photos):
+    base = app_server.base_url
+    new_member(page, base, "saver")
+    expect(page.get_by_test_id("photo-count")).to_have_text("My Photos (0)")
+    expect(page.get_by_role("link", name=messages.UPLOAD_YOUR_FIRST_PHOTO)).to_be_visible()
+
+    score_from_upload_page(page, base, photos["face"])
+    page.get_by_role("button", name="Save to My Photos").click()
+    expect(page.get_by_text(messages.PHOTO_SAVED)).to_be_visible()
+    expect(page.get_by_role("button", name="Saved")).to_be_disabled()
+
+    open_page(page, f"{base}/dashboard")
+    expect(page.get_by_test_id("photo-count")).to_have_text("My Photos (1)")
+    card = page.get_by_test_id("photo-card")
+    expect(card).to_have_count(1)
+    for metric in ("Symmetry", "Skin Quality", "Facial Harmony"):
+        expect(card.get_by_text(metric)).to_be_visible()
+    card.click()
+    dialog = page.get_by_role("dialog")
+    expect(dialog.get_by_role("button", name="Download")).to_be_visible()
+    expect(dialog.get_by_role("link", name="Edit Photo")).to_be_visible()
+    with page.expect_download() as download:
+        dialog.get_by_role("button", name="Download").click()
+    assert re.fullmatch(
+        r"pretty-score-(10|\d\.\d)-original\.png", download.value.suggested_filename
+    )
+    assert Image.open(download.value.path()).format == "PNG"
+
+
+def test_a_visitor_signs_in_to_save_and_comes_back_to_the_same_result(page, app_server, photos):
+    base = app_server.base_url
+    score_from_upload_page(page, base, photos["face"])
+    score = (
+        page.get_by_test_id("results").get_by_text(re.compile(r"^\d\.\d/10$")).first.inner_text()
+    )
+    page.get_by_role("button", name=messages.SIGN_IN_TO_SAVE).click()
+    wait_for_path(page, "/auth", "?next=/results")
+    wait_until_ready_after_navigation(page)
+
+    fill_sign_up(page, unique_email("returning"))
+    wait_for_path(page, "/results")
+    page.get_by_role("button", name="Save to My Photos").click()
+    expect(page.get_by_text(messages.PHOTO_SAVED)).to_be_visible()
+    open_page(page, f"{base}/dashboard")
+    expect(page.get_by_test_id("photo-count")).to_have_text("My Photos (1)")
+    expect(page.get_by_test_id("photo-card").get_by_text(score.removesuffix("/10"))).to_be_visible()
+
+
+def test_bad_uploads_get_their_message_leave_nothing_behind_and_the_page_stays_usable(
+    page, app_server, photos
+):
+    base = app_server.base_url
+    before = set(stored_files(app_server))
+    open_page(page, f"{base}/upload")
+    page.get_by_role("button", name=messages.GET_MY_SCORE).click()
+    expect(page.get_by_text(messages.PLEASE_UPLOAD_PHOTO_FIRST)).to_be_visible()
+
+    page.get_by_role("button", name=messages.TAKE_PHOTO).click()
+    expect(page.get_by_text(messages.CAMERA_COMING_SOON)).to_be_visible()
+
+    choose_on_upload_page(page, photos["not_an_image"])
+    expect(page.get_by_text(messages.PLEASE_UPLOAD_IMAGE_FILE)).to_be_visible()
+    assert set(stored_files(app_server)) == before
+
+    choose_on_upload_page(page, photos["no_face"])
+    page.get_by_role("button", name=messages.GET_MY_SCORE).click()
+    expect(page.get_by_text(messages.NO_FACE_FOUND)).to_be_visible()
+    assert page.url.rstrip("/").endswith("/upload")
+
+    page.get_by_role("button", name=messages.CHANGE_PHOTO).click()
+    choose_on_upload_page(page, photos["face"])
+    page.get_by_role("button", name=messages.GET_MY_SCORE).click()
+    wait_for_path(page, "/results")
+
+
+def test_the_server_cuts_off_an_oversized_upload(app_server):
+    too_big = b"\xff" * (constants.MAX_UPLOAD_BYTES + 200_000)
+    answer = httpx.post(
+        f"{app_server.base_url}/_upload",
+        files={"files": ("big.jpg", io.BytesIO(too_big), "image/jpeg")},
+        timeout=30,
+    )
+    assert answer.status_code == 413
+    assert answer.json()["detail"] == messages.FILE_TOO_LARGE
+
+
+def wait_until_ready_after_navigation(page) -> None:
+    """After a redirect inside the app: the auth card of the new page is on screen."""
+    expect(page.get_by_text(messages.AUTH_SUBTITLE)).to_be_visible()
+
+
+def test_results_without_a_result_go_home(page, app_server):
+    page.goto(f"{app_server.base_url}/results")
+    wait_for_path(page, "/")
