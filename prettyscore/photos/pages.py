@@ -9,6 +9,7 @@ from prettyscore.photos.state import PhotosState
 from prettyscore.ui import styles
 from prettyscore.ui.comparison import before_after_slider, photo_frame
 from prettyscore.ui.layout import page_layout
+from prettyscore.ui.share import share_button, share_text_var
 
 
 def _score_badge(score_text) -> rx.Component:
@@ -87,6 +88,13 @@ def _details_dialog() -> rx.Component:
                     on_click=PhotosState.download_photo(
                         rx.cond(photo.edited_url != "", "edited", "original")
                     ),
+                ),
+                share_button(
+                    share_text_var(photo.score, photo.label),
+                    photo.image_url,
+                    size="2",
+                    variant="soft",
+                    style={},
                 ),
                 rx.alert_dialog.root(
                     rx.alert_dialog.trigger(

@@ -41,6 +41,7 @@ class PhotoCard:
     image_url: str = ""
     original_url: str = ""
     edited_url: str = ""
+    score: float = 0.0
     score_text: str = ""
     label: str = ""
     created: str = ""
@@ -55,6 +56,7 @@ def photo_card(photo: Photo) -> PhotoCard:
         image_url=photo.edited_image_url or photo.original_image_url,
         original_url=photo.original_image_url,
         edited_url=photo.edited_image_url or "",
+        score=photo.score,
         score_text="10" if photo.score >= 10 else f"{photo.score:.1f}",
         label=photo.rating_label,
         created=f"{photo.created_at:%b} {photo.created_at.day}, {photo.created_at.year}",

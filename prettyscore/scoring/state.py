@@ -210,6 +210,8 @@ class ScoreState(AuthState):
         await self.current_user()
         if not self.has_result:
             return rx.redirect("/")
+        if self.router.url.query_parameters.get("leaderboard") == "1":
+            self.leaderboard_open = True  # the documents' flag: open the opt-in on request
         if self.celebrate:
             return ScoreState.end_celebration
         return None

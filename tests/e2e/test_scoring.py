@@ -10,8 +10,11 @@ import pytest
 from PIL import Image
 from playwright.sync_api import expect
 from skimage import data
+from sqlmodel import Session, select
 
 from prettyscore.core import constants, messages
+from prettyscore.core.db import make_engine
+from prettyscore.photos.models import Photo
 from tests.e2e.flows import fill_sign_up, new_member, open_page, unique_email, wait_for_path
 
 pytestmark = pytest.mark.e2e
@@ -194,3 +197,52 @@ def wait_until_ready_after_navigation(page) -> None:
 def test_results_without_a_result_go_home(page, app_server):
     page.goto(f"{app_server.base_url}/results")
     wait_for_path(page, "/")
+
+
+def listed_photos(app_server) -> list:
+    engine = make_engine(app_server.database_url)
+    try:
+        with Session(engine) as db:
+            return list(db.exec(select(Photo).where(Photo.public_listing)))
+    finally:
+        engine.dispose()
+
+
+def test_a_member_joins_the_leaderboard_queue_from_the_opt_in_dialog(page, app_server, photos):
+    base = app_server.base_url
+    new_member(page, base, "star")
+    score_from_upload_page(page, base, photos["face"])
+    open_page(page, f"{base}/results?leaderboard=1")
+    dialog = page.get_by_role("dialog")
+    expect(dialog.get_by_text("Join the Leaderboard")).to_be_visible()
+
+    dialog.get_by_role("button", name=messages.ADD_ME_TO_LEADERBOARD).click()
+    expect(page.get_by_text(messages.PLEASE_ENTER_DISPLAY_NAME)).to_be_visible()
+    name = f"Astro {unique_email('fan')[:12]}"
+    dialog.get_by_placeholder("Display name").fill(name)
+    dialog.get_by_placeholder("Short bio (optional)").fill("<b>Loves</b> rockets")
+    dialog.get_by_role("button", name=messages.ADD_ME_TO_LEADERBOARD).click()
+    expect(page.get_by_text(messages.ADDED_TO_LEADERBOARD_QUEUE)).to_be_visible()
+    expect(dialog).to_be_hidden()
+
+    mine = [photo for photo in listed_photos(app_server) if photo.display_name == name]
+    assert len(mine) == 1
+    assert (mine[0].is_verified, mine[0].bio) == (False, "<b>Loves</b> rockets")
+
+
+def test_a_member_deletes_a_photo_and_its_file(page, app_server, photos):
+    base = app_server.base_url
+    new_member(page, base, "tidy")
+    score_from_upload_page(page, base, photos["face"])
+    page.get_by_role("button", name="Save to My Photos").click()
+    expect(page.get_by_text(messages.PHOTO_SAVED)).to_be_visible()
+    open_page(page, f"{base}/dashboard")
+    src = page.get_by_test_id("photo-card").get_by_role("img").get_attribute("src")
+    assert page.request.get(f"{base}{src}").status == 200
+
+    page.get_by_test_id("photo-card").click()
+    page.get_by_role("dialog").get_by_role("button", name="Delete").click()
+    page.get_by_role("alertdialog").get_by_role("button", name="Delete photo").click()
+    expect(page.get_by_text(messages.PHOTO_DELETED)).to_be_visible()
+    expect(page.get_by_test_id("photo-count")).to_have_text("My Photos (0)")
+    assert page.request.get(f"{base}{src}").status == 404
