@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import io
 import logging
+import math
 import struct
 import warnings
 
@@ -46,7 +47,10 @@ def decode_upload(data: bytes, *, max_side: int | None = None) -> Image.Image:
     image = _open_checked(data)
     try:
         if max_side is not None and image.format in ("JPEG", "MPO"):
-            image.draft("RGB", (max_side, max_side))
+            # Pillow reduces only while both sides stay at least the requested size, so ask
+            # for the photo's own proportions scaled to max_side, not a max_side square.
+            scale = max_side / max(image.size)
+            image.draft("RGB", (math.ceil(image.width * scale), math.ceil(image.height * scale)))
         image.load()  # decodes every pixel now: truncated or corrupt data fails here
     except _UNREADABLE as error:
         raise ValidationFailed(messages.PLEASE_UPLOAD_IMAGE_FILE, code="not_an_image") from error
