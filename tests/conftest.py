@@ -27,8 +27,8 @@ import pytest
 import redis
 from psycopg import sql
 
-# The database fixtures of the data-model tests (empty_database_url, db, ...).
-pytest_plugins = ["tests.fixtures.database"]
+# Shared fixtures: migrated databases (db, ...) and the running app in a browser (page, ...).
+pytest_plugins = ["tests.fixtures.database", "tests.fixtures.browser"]
 
 PROJECT_ROOT = Path(__file__).resolve().parents[1]
 

@@ -68,4 +68,6 @@ def new_member(page, base_url: str, prefix: str = "member") -> str:
     address = unique_email(prefix)
     sign_up(page, base_url, address)
     wait_for_path(page, "/dashboard")
+    wait_until_ready(page)  # as a person would: the dashboard has finished loading
+    page.get_by_test_id("dashboard-email").wait_for()
     return address
