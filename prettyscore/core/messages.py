@@ -386,3 +386,11 @@ PHOTO_AFTER_ALT = "Your photo after editing"
 # ---------------------------------------------------------------------------
 PHOTO_DELETED = "Photo deleted"
 ACCOUNT_DELETED = "Your account and all your photos have been deleted."
+
+# ---------------------------------------------------------------------------
+# Edits: the local engine's refusal (our text; uses no free edit)
+# ---------------------------------------------------------------------------
+EDIT_NOT_SUPPORTED = (
+    "I can't do that edit yet. Try a preset, or words like brighter, warmer, vintage "
+    "or blur background."
+)

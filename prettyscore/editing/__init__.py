@@ -1,0 +1,1 @@
+"""Photo editing: the presets, the edit engines (``engines/``) and, later, the service."""
