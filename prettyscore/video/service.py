@@ -1,0 +1,120 @@
+"""Image-to-video generations: starting one within the allowance, running it, its status.
+
+A generation is a row ('processing' on insert, later 'completed' with a video or
+'failed'), so its state survives a page reload and is the same on every worker. The
+free allowance (two generations per non-subscriber, counted as rows) is enforced while
+the member's row is locked, so parallel starts cannot exceed it.
+"""
+
+from __future__ import annotations
+
+import logging
+import tempfile
+import uuid
+from datetime import timedelta
+from pathlib import Path
+
+from sqlalchemy import func, update
+from sqlmodel import Session, select
+
+from prettyscore.accounts.models import User
+from prettyscore.billing.service import is_subscriber
+from prettyscore.core import constants, images, messages
+from prettyscore.core.errors import NotFound, PermissionDenied
+from prettyscore.core.media import MediaOwner, MediaStore, key_from_url, media_url
+from prettyscore.core.model_types import utcnow
+from prettyscore.video.engines import get_video_engine
+from prettyscore.video.engines.base import clamp_duration
+from prettyscore.video.models import VideoGeneration
+
+log = logging.getLogger(__name__)
+
+STALE_AFTER = timedelta(minutes=10)
+
+
+def start_generation(
+    db: Session,
+    user_id: uuid.UUID,
+    *,
+    source_image_url: str,
+    prompt: str | None,
+    duration_seconds: int | None,
+) -> VideoGeneration:
+    """Record a new generation if the member may start one; raises the limit message."""
+    # Lock the member's row first (a write): on PostgreSQL a row lock, on SQLite the
+    # database's write lock. Concurrent starts then count one after the other.
+    db.execute(update(User).where(User.id == user_id).values(updated_at=User.updated_at))
+    if not is_subscriber(db, user_id):
+        used = db.exec(
+            select(func.count())
+            .select_from(VideoGeneration)
+            .where(VideoGeneration.user_id == user_id)
+        ).one()
+        if used >= constants.FREE_VIDEO_GENERATIONS:
+            raise PermissionDenied(messages.VIDEO_FREE_LIMIT, code="free_limit_reached")
+    job = VideoGeneration(
+        user_id=user_id,
+        status="processing",
+        source_image_url=source_image_url,
+        prompt=(prompt or "").strip()[:1000] or None,
+        duration_seconds=clamp_duration(duration_seconds),
+    )
+    db.add(job)
+    db.flush()
+    return job
+
+
+def get_generation(db: Session, user_id: uuid.UUID, job_id: uuid.UUID | str) -> VideoGeneration:
+    """The member's own generation; anyone else's is "not found", like a missing one."""
+    try:
+        job = db.get(VideoGeneration, uuid.UUID(str(job_id)))
+    except ValueError:
+        job = None
+    if job is None or job.user_id != user_id:
+        raise NotFound(messages.VIDEO_GENERATION_FAILED)
+    return job
+
+
+def render_generation(db_factory, store: MediaStore, job_id: uuid.UUID) -> None:
+    """Run one generation to its end (slow: on a worker thread). Never raises.
+
+    ``db_factory`` is ``prettyscore.core.db.session_scope``: each step commits on its own
+    so the status is visible to pollers at once.
+    """
+    with db_factory() as db:
+        job = db.get(VideoGeneration, job_id)
+        user_id, source_url = job.user_id, job.source_image_url
+        prompt, duration = job.prompt, job.duration_seconds
+    try:
+        image = images.decode_upload(store.read(key_from_url(source_url)))
+        with tempfile.TemporaryDirectory() as folder:
+            clip = Path(folder) / "clip.mp4"
+            get_video_engine().render(
+                image, prompt=prompt, duration_seconds=duration, output_path=clip
+            )
+            key = store.save(clip.read_bytes(), owner=MediaOwner.member(user_id), ext="mp4")
+        outcome = {"status": "completed", "video_url": media_url(key)}
+    except Exception as error:
+        log.warning("Video generation %s failed: %s", job_id, error)
+        outcome = {"status": "failed", "error": messages.VIDEO_GENERATION_FAILED}
+    with db_factory() as db:
+        db.execute(
+            update(VideoGeneration)
+            .where(VideoGeneration.id == job_id)
+            .values(finished_at=utcnow(), **outcome)
+        )
+
+
+def fail_stale_generations(db: Session, older_than: timedelta = STALE_AFTER) -> int:
+    """Generations still 'processing' long after any render could take were cut off (a
+    stopped server): mark them failed so nobody waits on them. Renders take seconds, so
+    a job this old is not running on another worker."""
+    result = db.execute(
+        update(VideoGeneration)
+        .where(
+            VideoGeneration.status == "processing",
+            VideoGeneration.created_at < utcnow() - older_than,
+        )
+        .values(status="failed", error=messages.VIDEO_GENERATION_FAILED, finished_at=utcnow())
+    )
+    return result.rowcount
