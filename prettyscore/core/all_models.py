@@ -5,6 +5,7 @@ from sqlmodel import SQLModel
 from prettyscore.accounts import models as accounts_models
 from prettyscore.billing import models as billing_models
 from prettyscore.contact import models as contact_models
+from prettyscore.editing import models as editing_models
 from prettyscore.opportunities import models as opportunities_models
 from prettyscore.partners import models as partners_models
 from prettyscore.personality import models as personality_models
@@ -18,6 +19,7 @@ __all__ = [
     "accounts_models",
     "billing_models",
     "contact_models",
+    "editing_models",
     "metadata",
     "opportunities_models",
     "partners_models",

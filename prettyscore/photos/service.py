@@ -55,6 +55,7 @@ def save_result(
         select(Photo).where(Photo.result_id == result.result_id, Photo.user_id == user_id)
     ).first()
     if existing is not None:
+        _keep_latest_edit(db, store, existing, result)
         return _list_on_leaderboard(db, existing, listing) if listing else existing
     owner = MediaOwner.member(user_id)
     original_key = store.save(store.read(result.image_key), owner=owner, ext="jpg")
@@ -82,6 +83,23 @@ def save_result(
         db.expire_all()
         return save_result(db, store, user_id, result, listing=listing)
     return _list_on_leaderboard(db, photo, listing) if listing else photo
+
+
+def _keep_latest_edit(db: Session, store: MediaStore, photo: Photo, result: ScoreResult) -> None:
+    """Saving again after another edit keeps the newest edit as the photo's 'after'.
+
+    (The results page offers Save again only after a new edit.)"""
+    if not result.edited_key:
+        return
+    old_key = key_from_url(photo.edited_image_url)
+    new_key = store.save(
+        store.read(result.edited_key), owner=MediaOwner.member(photo.user_id), ext="jpg"
+    )
+    photo.edited_image_url = media_url(new_key)
+    db.add(photo)
+    db.flush()
+    if old_key:
+        store.delete(old_key)
 
 
 def check_listing(display_name: str | None, bio: str | None) -> tuple[str, str | None]:

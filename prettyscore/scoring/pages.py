@@ -7,6 +7,7 @@ from reflex_base.event import parse_args_spec, passthrough_event_spec
 
 from prettyscore.core import constants, messages
 from prettyscore.core.settings import get_settings
+from prettyscore.editing.presets import PRESET_GROUPS, UPSCALE_PROMPT
 from prettyscore.scoring.state import UPLOAD_PAGE_ID, ScoreState
 from prettyscore.ui import styles
 from prettyscore.ui.celebration import confetti
@@ -200,6 +201,140 @@ def _photo_panel() -> rx.Component:
     )
 
 
+def _free_edits_line() -> rx.Component:
+    return rx.cond(
+        ScoreState.premium,
+        rx.text("Unlimited edits with Premium", size="2", color_scheme="gray"),
+        rx.text(
+            "Free edits remaining: ",
+            rx.text.strong(ScoreState.free_edits_left),
+            size="2",
+            color_scheme="gray",
+            data_testid="free-edits-left",
+        ),
+    )
+
+
+def _no_edits_left():
+    return ~ScoreState.premium & (ScoreState.free_edits_left <= 0)
+
+
+def _preset_button(prompt: str, kind: str = "enhance") -> rx.Component:
+    return rx.button(
+        prompt,
+        variant="soft",
+        size="2",
+        on_click=ScoreState.run_edit(prompt, kind),
+        disabled=ScoreState.editing | _no_edits_left(),
+        style={"white_space": "normal", "height": "auto", "min_height": "2.5rem"},
+    )
+
+
+def _quick_enhancements() -> rx.Component:
+    """Quick AI Enhancements: the documents' presets by tab, and the 4K upscale."""
+    return rx.card(
+        rx.vstack(
+            rx.hstack(
+                rx.heading("Quick AI Enhancements", size="4"),
+                rx.spacer(),
+                _free_edits_line(),
+                width="100%",
+                align="center",
+                wrap="wrap",
+            ),
+            rx.tabs.root(
+                rx.tabs.list(*[rx.tabs.trigger(tab, value=tab) for tab in PRESET_GROUPS]),
+                *[
+                    rx.tabs.content(
+                        rx.grid(
+                            *[_preset_button(prompt) for prompt in prompts],
+                            columns=rx.breakpoints(initial="1", sm="2"),
+                            spacing="2",
+                            padding_top="0.75em",
+                        ),
+                        value=tab,
+                    )
+                    for tab, prompts in PRESET_GROUPS.items()
+                ],
+                default_value=next(iter(PRESET_GROUPS)),
+                width="100%",
+            ),
+            rx.button(
+                rx.icon("maximize-2", size=16),
+                "Download HD Version (4K)",
+                variant="outline",
+                size="2",
+                on_click=ScoreState.run_edit(UPSCALE_PROMPT, "upscale"),
+                disabled=ScoreState.editing | _no_edits_left(),
+            ),
+            rx.cond(ScoreState.editing, rx.hstack(rx.spinner(), rx.text("Editing..."))),
+            spacing="3",
+            width="100%",
+        ),
+        width="100%",
+    )
+
+
+def _custom_edit() -> rx.Component:
+    """Custom AI Edit: a free-text instruction; Enter submits."""
+    return rx.card(
+        rx.vstack(
+            rx.heading("Custom AI Edit", size="4"),
+            rx.form(
+                rx.hstack(
+                    rx.input(
+                        name="prompt",
+                        value=ScoreState.edit_prompt,
+                        on_change=ScoreState.set_edit_prompt,
+                        placeholder="e.g. make it warmer and blur the background",
+                        aria_label="Editing instruction",
+                        width="100%",
+                        size="3",
+                    ),
+                    rx.button(
+                        rx.icon("wand-sparkles", size=16),
+                        "Edit",
+                        type="submit",
+                        size="3",
+                        style=styles.GRADIENT_BUTTON,
+                        disabled=(ScoreState.edit_prompt.strip() == "")
+                        | ScoreState.editing
+                        | _no_edits_left(),
+                    ),
+                    width="100%",
+                ),
+                on_submit=ScoreState.submit_custom_edit,
+                reset_on_submit=False,
+                width="100%",
+            ),
+            rx.cond(
+                _no_edits_left(),
+                rx.vstack(
+                    rx.text(messages.USED_ALL_FREE_EDITS, size="2", weight="medium"),
+                    rx.link(
+                        rx.button(rx.icon("crown", size=16), "Upgrade to Premium", size="2"),
+                        href="/premium",
+                    ),
+                    spacing="2",
+                ),
+            ),
+            rx.cond(
+                ScoreState.edited_url != "",
+                rx.button(
+                    rx.icon("scan-face", size=16),
+                    "Score the edited photo",
+                    variant="ghost",
+                    size="2",
+                    on_click=ScoreState.rescore_edited,
+                ),
+            ),
+            spacing="3",
+            width="100%",
+        ),
+        width="100%",
+    )
+
+
 def _save_or_sign_in() -> rx.Component:
     return rx.cond(
         ScoreState.signed_in,
@@ -315,6 +450,13 @@ def results_page() -> rx.Component:
                     _photo_panel(),
                     columns=rx.breakpoints(initial="1", md="2"),
                     spacing="5",
+                    width="100%",
+                ),
+                rx.grid(
+                    _quick_enhancements(),
+                    _custom_edit(),
+                    columns=rx.breakpoints(initial="1", md="2"),
+                    spacing="4",
                     width="100%",
                 ),
                 special_panel(

@@ -50,8 +50,12 @@ class ScoreResult:
         return asdict(self)
 
     @classmethod
-    def from_dict(cls, data: dict) -> ScoreResult:
-        return cls(**data)
+    def from_dict(cls, data) -> ScoreResult:
+        """Rebuild from ``to_dict``'s form, as plain values (state may hand us proxies)."""
+        plain = {name: data[name] for name in cls.__dataclass_fields__ if name in data}
+        plain["breakdown"] = {str(k): float(v) for k, v in dict(data["breakdown"]).items()}
+        plain["extra"] = {str(k): v for k, v in dict(data.get("extra") or {}).items()}
+        return cls(**plain)
 
     @property
     def score_text(self) -> str:

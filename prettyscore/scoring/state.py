@@ -9,6 +9,7 @@ server needs. Nothing the browser sends can set a score: it is read back from
 from __future__ import annotations
 
 import asyncio
+import dataclasses
 import logging
 import secrets
 import time
@@ -16,11 +17,13 @@ import time
 import reflex as rx
 
 from prettyscore.accounts.state import AuthState
+from prettyscore.billing.service import is_subscriber
 from prettyscore.core import constants, messages
-from prettyscore.core.db import run_in_session
+from prettyscore.core.db import run_in_session, session_scope
 from prettyscore.core.errors import DomainError
 from prettyscore.core.media import MediaOwner, get_media_store, media_url
 from prettyscore.core.settings import get_settings
+from prettyscore.editing import service as editing
 from prettyscore.photos import card as result_card
 from prettyscore.photos import service as photos_service
 from prettyscore.scoring import service as scoring
@@ -32,6 +35,20 @@ log = logging.getLogger(__name__)
 HOME_UPLOAD_ID = "home_upload"
 UPLOAD_PAGE_ID = "upload_page"
 PROGRESS_TICK_SECONDS = 0.15
+
+# Which texts an edit shows: (success with the count, failure).
+EDIT_TEXTS = {
+    "enhance": (messages.PHOTO_ENHANCED_REMAINING, messages.FAILED_TO_ENHANCE_PHOTO),
+    "upscale": (messages.PHOTO_UPSCALED_REMAINING, messages.FAILED_TO_UPSCALE_PHOTO),
+    "edit": (messages.PHOTO_EDITED_REMAINING, messages.FAILED_TO_EDIT_PHOTO),
+}
+
+
+def _allowance(user_id, visitor_secret: str) -> tuple[bool, int]:
+    """(Premium?, free edits left) for a member or this browser."""
+    with session_scope() as db:
+        premium = bool(user_id) and is_subscriber(db, user_id)
+        return premium, editing.edits_remaining(db, editing.allowance_key(user_id, visitor_secret))
 
 
 media_store = get_media_store
@@ -74,6 +91,10 @@ class ScoreState(AuthState):
     saved: bool = False
     celebrate: bool = False
     leaderboard_open: bool = False
+    premium: bool = False
+    free_edits_left: int = constants.FREE_EDITS
+    editing: bool = False
+    edit_prompt: str = ""
 
     _staged_key: str = ""
     _result: dict = {}
@@ -133,7 +154,8 @@ class ScoreState(AuthState):
         self.enhanced_notice = False
 
     def _discard_staged(self) -> None:
-        if self._staged_key and self._staged_key != self._result.get("image_key"):
+        in_result = (self._result.get("image_key"), self._result.get("edited_key"))
+        if self._staged_key and self._staged_key not in in_result:
             media_store().delete(self._staged_key)
         self._staged_key = ""
 
@@ -212,6 +234,7 @@ class ScoreState(AuthState):
             return rx.redirect("/")
         if self.router.url.query_parameters.get("leaderboard") == "1":
             self.leaderboard_open = True  # the documents' flag: open the opt-in on request
+        await self._load_allowance()
         if self.celebrate:
             return ScoreState.end_celebration
         return None
@@ -287,3 +310,81 @@ class ScoreState(AuthState):
     @rx.event
     def claim_elite(self):
         return rx.toast.success(messages.ELITE_NOTICE)
+
+    # -- AI edits ------------------------------------------------------------------
+    async def _load_allowance(self) -> None:
+        user = await self.current_user()
+        self.premium, self.free_edits_left = await asyncio.to_thread(
+            _allowance, user.id if user else None, self.visitor_secret
+        )
+
+    @rx.event
+    def set_edit_prompt(self, value: str):
+        self.edit_prompt = value
+
+    @rx.event
+    def submit_custom_edit(self, form: dict | None = None):
+        """Custom AI Edit (the button, or Enter in the field)."""
+        prompt = str((form or {}).get("prompt") or self.edit_prompt).strip()
+        if not prompt:
+            return rx.toast.error(messages.PLEASE_ENTER_EDIT_INSTRUCTION)
+        return ScoreState.run_edit(prompt, "edit")
+
+    @rx.event(background=True)
+    async def run_edit(self, prompt: str, kind: str):
+        """One AI edit of the current photo, counted against the free allowance."""
+        async with self:
+            result = self._current_result()
+            if result is None or self.editing:
+                return None
+            user = await self.current_user()
+            # Edits live in this browser's session folder, like the photo; Save copies them.
+            owner = self._visitor_owner()
+            request = {
+                "owner_key": editing.allowance_key(user.id if user else None, self.visitor_secret),
+                "premium": self.premium,
+                "image_key": result.edited_key or result.image_key,
+                "media_owner": owner,
+            }
+            self.editing = True
+        success_text, failure_text = EDIT_TEXTS.get(kind, EDIT_TEXTS["edit"])
+        try:
+            outcome = await asyncio.to_thread(
+                editing.edit_photo, session_scope, media_store(), prompt=prompt, **request
+            )
+        except DomainError as error:
+            async with self:
+                self.editing = False
+                await self._load_allowance()
+            return rx.toast.error(error.message)
+        except Exception:
+            log.exception("An AI edit failed")
+            async with self:
+                self.editing = False
+            return rx.toast.error(failure_text)
+        async with self:
+            self._apply_edit(outcome.image_key)
+            self.editing, self.edit_prompt = False, ""
+            if outcome.remaining != editing.UNLIMITED:
+                self.free_edits_left = outcome.remaining
+        if outcome.remaining == editing.UNLIMITED:
+            return rx.toast.success(messages.PHOTO_EDITED_SUCCESSFULLY)
+        return rx.toast.success(success_text.format(n=outcome.remaining))
+
+    def _apply_edit(self, edited_key: str) -> None:
+        """The first edit keeps the original as 'before'; the newest edit is 'after'."""
+        result = dataclasses.replace(self._current_result(), edited_key=edited_key)
+        self._result = result.to_dict()
+        self.edited_url = media_url(edited_key)
+        self.saved = False
+
+    @rx.event
+    def rescore_edited(self):
+        """Take the edited photo back to /upload to analyse it ('Photo enhanced! ...')."""
+        result = self._current_result()
+        if result is None or not result.edited_key:
+            return rx.toast.error(messages.PLEASE_UPLOAD_PHOTO_FIRST)
+        self._staged_key = result.edited_key
+        self.preview_url = media_url(result.edited_key)
+        self.enhanced_notice = True
+        return rx.redirect("/upload")

@@ -246,3 +246,29 @@ def test_a_member_deletes_a_photo_and_its_file(page, app_server, photos):
     expect(page.get_by_text(messages.PHOTO_DELETED)).to_be_visible()
     expect(page.get_by_test_id("photo-count")).to_have_text("My Photos (0)")
     assert page.request.get(f"{base}{src}").status == 404
+
+
+def test_quick_and_custom_edits_show_the_slider_and_count_down(page, app_server, photos):
+    base = app_server.base_url
+    score_from_upload_page(page, base, photos["face"])
+    left = page.get_by_test_id("free-edits-left")
+    expect(left).to_contain_text(str(constants.FREE_EDITS))
+    expect(page.get_by_label(messages.COMPARISON_SLIDER_LABEL)).to_have_count(0)
+
+    page.get_by_role("button", name="Blur background").click()
+    expect(page.get_by_text(messages.PHOTO_ENHANCED_REMAINING.format(n=4))).to_be_visible()
+    expect(left).to_contain_text("4")
+    expect(page.get_by_label(messages.COMPARISON_SLIDER_LABEL)).to_be_visible()
+
+    edit_button = page.get_by_role("button", name="Edit", exact=True)
+    expect(edit_button).to_be_disabled()  # nothing typed yet
+    page.get_by_label("Editing instruction").fill("make it warmer")
+    expect(edit_button).to_be_enabled()
+    page.keyboard.press("Enter")
+    expect(page.get_by_text(messages.PHOTO_EDITED_REMAINING.format(n=3))).to_be_visible()
+
+    page.get_by_label("Editing instruction").fill("turn me into a dragon")
+    expect(edit_button).to_be_enabled()
+    edit_button.click()
+    expect(page.get_by_text(messages.EDIT_NOT_SUPPORTED)).to_be_visible()
+    expect(left).to_contain_text("3")  # a refused edit uses none

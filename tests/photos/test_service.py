@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import dataclasses
 import io
 import secrets
 from datetime import timedelta
@@ -150,3 +151,19 @@ def test_deleting_an_account_removes_the_member_their_photos_and_files(db, store
     assert store.exists(key_from_url(theirs.original_image_url))
     with pytest.raises(NotAuthenticated):
         accounts.sign_in(db, "leaving@example.com", "secret1")
+
+
+def test_saving_again_after_another_edit_keeps_the_newest_edit(db, store):
+    uid = member(db, "editor")
+    result = visitor_result(store)
+    first = service.save_result(db, store, uid, result)
+    assert first.edited_image_url is None
+    edited_key = store.save(jpeg_bytes((10, 200, 30)), owner=MediaOwner.visitor("s"), ext="jpg")
+    edited = service.save_result(db, store, uid, dataclasses.replace(result, edited_key=edited_key))
+    assert edited.id == first.id
+    assert store.read(key_from_url(edited.edited_image_url)) == store.read(edited_key)
+    newer_key = store.save(jpeg_bytes((0, 0, 250)), owner=MediaOwner.visitor("s"), ext="jpg")
+    old_saved = key_from_url(edited.edited_image_url)
+    newest = service.save_result(db, store, uid, dataclasses.replace(result, edited_key=newer_key))
+    assert store.read(key_from_url(newest.edited_image_url)) == store.read(newer_key)
+    assert not store.exists(old_saved)

@@ -1,0 +1,116 @@
+"""AI photo edits with the free allowance kept on the server.
+
+Five free edits per member (per browser for visitors), Premium unlimited. An edit is
+reserved before the work by one conditional update (so parallel requests can never
+use more than the allowance) and given back if the edit fails, so only successful
+edits and upscales count.
+"""
+
+from __future__ import annotations
+
+import uuid
+from collections.abc import Callable
+from contextlib import AbstractContextManager
+from dataclasses import dataclass
+
+from sqlalchemy import update
+from sqlalchemy.exc import IntegrityError
+from sqlmodel import Session, select
+
+from prettyscore.core import constants, images, messages
+from prettyscore.core.errors import DomainError, PermissionDenied
+from prettyscore.core.media import MediaOwner, MediaStore, visitor_id
+from prettyscore.core.model_types import utcnow
+from prettyscore.editing.engines import engine_named
+from prettyscore.editing.models import EditAllowance
+
+DbFactory = Callable[[], AbstractContextManager[Session]]
+UNLIMITED = -1
+
+
+@dataclass(frozen=True)
+class EditOutcome:
+    """The edited photo's key and the free edits left (UNLIMITED for Premium)."""
+
+    image_key: str
+    remaining: int
+
+
+def allowance_key(user_id: uuid.UUID | None, visitor_secret: str | None) -> str:
+    """Whose allowance: the member's when signed in, else this browser's."""
+    if user_id is not None:
+        return f"u:{user_id}"
+    return f"v:{visitor_id(visitor_secret or '')}"
+
+
+def edits_remaining(db: Session, owner_key: str) -> int:
+    """Free edits left for ``owner_key``."""
+    used = db.exec(
+        select(EditAllowance.edits_used).where(EditAllowance.owner_key == owner_key)
+    ).first()
+    return max(constants.FREE_EDITS - (used or 0), 0)
+
+
+def reserve_edit(db: Session, owner_key: str) -> bool:
+    """Take one free edit if any is left, in one conditional update."""
+    try:
+        with db.begin_nested():
+            db.add(EditAllowance(owner_key=owner_key))
+            db.flush()
+    except IntegrityError:
+        pass  # the row exists already
+    taken = db.execute(
+        update(EditAllowance)
+        .where(
+            EditAllowance.owner_key == owner_key,
+            EditAllowance.edits_used < constants.FREE_EDITS,
+        )
+        .values(edits_used=EditAllowance.edits_used + 1, updated_at=utcnow())
+    )
+    return taken.rowcount == 1
+
+
+def refund_edit(db: Session, owner_key: str) -> None:
+    """Give back an edit whose work failed."""
+    db.execute(
+        update(EditAllowance)
+        .where(EditAllowance.owner_key == owner_key, EditAllowance.edits_used > 0)
+        .values(edits_used=EditAllowance.edits_used - 1, updated_at=utcnow())
+    )
+
+
+def edit_photo(
+    db_factory: DbFactory,
+    store: MediaStore,
+    *,
+    owner_key: str,
+    premium: bool,
+    image_key: str,
+    prompt: str,
+    media_owner: MediaOwner,
+    engine_name: str = "local",
+) -> EditOutcome:
+    """Edit a stored photo into a new one (slow: call it on a worker thread).
+
+    Raises the documents' upgrade message when no free edit is left, the engine's own
+    message for an instruction it cannot carry out (no edit used), or DomainError.
+    """
+    engine = engine_named(engine_name)
+    if not (prompt or "").strip():
+        raise DomainError(messages.PLEASE_ENTER_EDIT_INSTRUCTION)
+    if not premium:
+        with db_factory() as db:
+            if not reserve_edit(db, owner_key):
+                raise PermissionDenied(messages.USED_ALL_FREE_EDITS_UPGRADE, code="no_free_edits")
+    try:
+        edited = engine.edit(images.decode_upload(store.read(image_key)), prompt)
+        new_key = store.save(images.encode_jpeg(edited, quality=92), owner=media_owner, ext="jpg")
+    except BaseException:
+        if not premium:
+            with db_factory() as db:
+                refund_edit(db, owner_key)
+        raise
+    if premium:
+        return EditOutcome(new_key, UNLIMITED)
+    with db_factory() as db:
+        return EditOutcome(new_key, edits_remaining(db, owner_key))

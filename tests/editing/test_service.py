@@ -1,0 +1,121 @@
+"""The free-edit allowance on a real database: atomic under concurrency, only successes
+count, Premium unlimited."""
+
+from __future__ import annotations
+
+import contextlib
+import io
+import threading
+import uuid
+
+import pytest
+from PIL import Image
+from skimage import data
+from sqlmodel import Session
+
+from prettyscore.core import constants, messages
+from prettyscore.core.errors import DomainError, PermissionDenied, ValidationFailed
+from prettyscore.core.media import MediaOwner, MediaStore
+from prettyscore.editing import service
+
+
+@pytest.fixture
+def store(tmp_path) -> MediaStore:
+    return MediaStore(tmp_path / "media")
+
+
+@pytest.fixture
+def db_factory(db_engine):
+    @contextlib.contextmanager
+    def factory():
+        with Session(db_engine, expire_on_commit=False) as session:
+            yield session
+            session.commit()
+
+    return factory
+
+
+@pytest.fixture
+def visitor() -> MediaOwner:
+    return MediaOwner.visitor("visitor-secret-for-edit-tests")
+
+
+def small_photo(store: MediaStore, owner: MediaOwner) -> str:
+    buffer = io.BytesIO()
+    Image.fromarray(data.astronaut()).resize((256, 256)).save(buffer, format="JPEG")
+    return store.save(buffer.getvalue(), owner=owner, ext="jpg")
+
+
+def edit(db_factory, store, owner, key, prompt="brighter", premium=False, who="v:someone"):
+    return service.edit_photo(
+        db_factory,
+        store,
+        owner_key=who,
+        premium=premium,
+        image_key=key,
+        prompt=prompt,
+        media_owner=owner,
+    )
+
+
+def test_ten_parallel_edits_with_five_free_give_exactly_five(db_factory, store, visitor):
+    key = small_photo(store, visitor)
+    outcomes: list[str] = []
+    barrier = threading.Barrier(10)
+
+    def attempt():
+        barrier.wait()
+        try:
+            edit(db_factory, store, visitor, key, who="v:racer")
+            outcomes.append("edited")
+        except PermissionDenied as error:
+            outcomes.append(error.message)
+
+    threads = [threading.Thread(target=attempt) for _ in range(10)]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join()
+    assert sorted(outcomes) == sorted(
+        ["edited"] * constants.FREE_EDITS + [messages.USED_ALL_FREE_EDITS_UPGRADE] * 5
+    )
+    with db_factory() as db:
+        assert service.edits_remaining(db, "v:racer") == 0
+
+
+def test_each_success_counts_down_and_the_sixth_is_refused(db_factory, store, visitor):
+    key = small_photo(store, visitor)
+    remaining = [edit(db_factory, store, visitor, key, who="v:counter").remaining for _ in range(5)]
+    assert remaining == [4, 3, 2, 1, 0]
+    with pytest.raises(PermissionDenied) as raised:
+        edit(db_factory, store, visitor, key, who="v:counter")
+    assert raised.value.message == messages.USED_ALL_FREE_EDITS_UPGRADE
+
+
+def test_an_edit_that_cannot_be_done_uses_no_free_edit(db_factory, store, visitor):
+    key = small_photo(store, visitor)
+    with pytest.raises(ValidationFailed):
+        edit(db_factory, store, visitor, key, prompt="turn me into a dragon", who="v:dragon")
+    with pytest.raises(DomainError) as blank:
+        edit(db_factory, store, visitor, key, prompt="   ", who="v:dragon")
+    assert blank.value.message == messages.PLEASE_ENTER_EDIT_INSTRUCTION
+    with db_factory() as db:
+        assert service.edits_remaining(db, "v:dragon") == constants.FREE_EDITS
+
+
+def test_premium_edits_are_unlimited_and_leave_the_allowance_alone(db_factory, store, visitor):
+    key = small_photo(store, visitor)
+    outcomes = [
+        edit(db_factory, store, visitor, key, premium=True, who="u:premium") for _ in range(7)
+    ]
+    assert {o.remaining for o in outcomes} == {service.UNLIMITED}
+    assert len({o.image_key for o in outcomes}) == 7  # each edit is a new photo
+    with db_factory() as db:
+        assert service.edits_remaining(db, "u:premium") == constants.FREE_EDITS
+
+
+def test_members_and_visitors_have_their_own_allowances():
+    member_key = service.allowance_key(uuid.uuid4(), "same-browser")
+    visitor_key = service.allowance_key(None, "same-browser")
+    assert member_key.startswith("u:") and visitor_key.startswith("v:")
+    assert "same-browser" not in visitor_key  # the cookie's secret is never stored
