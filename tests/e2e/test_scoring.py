@@ -178,6 +178,17 @@ def test_bad_uploads_get_their_message_leave_nothing_behind_and_the_page_stays_u
     wait_for_path(page, "/results")
 
 
+def test_an_eleven_megabyte_photo_is_refused_before_it_is_sent(page, app_server, tmp_path):
+    big = tmp_path / "huge.jpg"
+    big.write_bytes(b"\xff\xd8\xff" + bytes(11 * 1024 * 1024))
+    before = set(stored_files(app_server))
+    open_page(page, f"{app_server.base_url}/upload")
+    choose_on_upload_page(page, big)
+    expect(page.get_by_text(messages.FILE_TOO_LARGE)).to_be_visible()
+    assert set(stored_files(app_server)) == before
+    expect(page.get_by_test_id("upload-zone")).to_be_visible()
+
+
 def test_the_server_cuts_off_an_oversized_upload(app_server):
     too_big = b"\xff" * (constants.MAX_UPLOAD_BYTES + 200_000)
     answer = httpx.post(
@@ -272,3 +283,10 @@ def test_quick_and_custom_edits_show_the_slider_and_count_down(page, app_server,
     edit_button.click()
     expect(page.get_by_text(messages.EDIT_NOT_SUPPORTED)).to_be_visible()
     expect(left).to_contain_text("3")  # a refused edit uses none
+
+    page.get_by_role("button", name="Score the edited photo").click()
+    wait_for_path(page, "/upload")
+    expect(page.get_by_text(messages.PHOTO_ENHANCED_ANALYZE)).to_be_visible()
+    page.get_by_role("button", name=messages.GET_MY_SCORE).click()
+    wait_for_path(page, "/results")
+    expect(page.get_by_test_id("results")).to_be_visible()
