@@ -12,7 +12,7 @@ from prettyscore.scoring.state import UPLOAD_PAGE_ID, ScoreState
 from prettyscore.ui import styles
 from prettyscore.ui.celebration import confetti
 from prettyscore.ui.comparison import before_after_slider, photo_frame
-from prettyscore.ui.components import page_header
+from prettyscore.ui.components import icon_button, page_header
 from prettyscore.ui.layout import page_layout
 from prettyscore.ui.score import (
     breakdown_bars,
@@ -121,16 +121,16 @@ def _preview() -> rx.Component:
             width="100%",
         ),
         rx.hstack(
-            rx.button(
-                rx.icon("refresh-cw", size=16),
+            icon_button(
+                "refresh-cw",
                 messages.CHANGE_PHOTO,
                 variant="outline",
                 size="3",
                 on_click=ScoreState.change_photo,
                 disabled=ScoreState.analyzing,
             ),
-            rx.button(
-                rx.icon("sparkles", size=16),
+            icon_button(
+                "sparkles",
                 rx.cond(ScoreState.analyzing, messages.ANALYZING, messages.GET_MY_SCORE),
                 size="3",
                 style=styles.GRADIENT_BUTTON,
@@ -158,15 +158,15 @@ def upload_page() -> rx.Component:
                 rx.vstack(
                     _drop_zone(),
                     rx.hstack(
-                        rx.button(
-                            rx.icon("camera", size=16),
+                        icon_button(
+                            "camera",
                             messages.TAKE_PHOTO,
                             variant="outline",
                             size="3",
                             on_click=ScoreState.camera_coming_soon,
                         ),
-                        rx.button(
-                            rx.icon("sparkles", size=16),
+                        icon_button(
+                            "sparkles",
                             messages.GET_MY_SCORE,
                             size="3",
                             style=styles.GRADIENT_BUTTON,
@@ -259,8 +259,8 @@ def _quick_enhancements() -> rx.Component:
                 default_value=next(iter(PRESET_GROUPS)),
                 width="100%",
             ),
-            rx.button(
-                rx.icon("maximize-2", size=16),
+            icon_button(
+                "maximize-2",
                 "Download HD Version (4K)",
                 variant="outline",
                 size="2",
@@ -291,8 +291,8 @@ def _custom_edit() -> rx.Component:
                         width="100%",
                         size="3",
                     ),
-                    rx.button(
-                        rx.icon("wand-sparkles", size=16),
+                    icon_button(
+                        "wand-sparkles",
                         "Edit",
                         type="submit",
                         size="3",
@@ -312,7 +312,7 @@ def _custom_edit() -> rx.Component:
                 rx.vstack(
                     rx.text(messages.USED_ALL_FREE_EDITS, size="2", weight="medium"),
                     rx.link(
-                        rx.button(rx.icon("crown", size=16), "Upgrade to Premium", size="2"),
+                        icon_button("crown", "Upgrade to Premium", size="2"),
                         href="/premium",
                     ),
                     spacing="2",
@@ -320,8 +320,8 @@ def _custom_edit() -> rx.Component:
             ),
             rx.cond(
                 ScoreState.edited_url != "",
-                rx.button(
-                    rx.icon("scan-face", size=16),
+                icon_button(
+                    "scan-face",
                     "Score the edited photo",
                     variant="ghost",
                     size="2",
@@ -340,17 +340,17 @@ def _save_or_sign_in() -> rx.Component:
         ScoreState.signed_in,
         rx.cond(
             ScoreState.saved,
-            rx.button(rx.icon("check", size=16), "Saved", size="3", variant="soft", disabled=True),
-            rx.button(
-                rx.icon("bookmark", size=16),
+            icon_button("check", "Saved", size="3", variant="soft", disabled=True),
+            icon_button(
+                "bookmark",
                 "Save to My Photos",
                 size="3",
                 style=styles.GRADIENT_BUTTON,
                 on_click=ScoreState.save_photo,
             ),
         ),
-        rx.button(
-            rx.icon("log-in", size=16),
+        icon_button(
+            "log-in",
             messages.SIGN_IN_TO_SAVE,
             size="3",
             variant="outline",
@@ -363,11 +363,11 @@ def _actions() -> rx.Component:
     return rx.hstack(
         _save_or_sign_in(),
         rx.link(
-            rx.button(rx.icon("rotate-ccw", size=16), "Try Again", size="3", variant="soft"),
+            icon_button("rotate-ccw", "Try Again", size="3", variant="soft"),
             href="/upload",
         ),
-        rx.button(
-            rx.icon("download", size=16),
+        icon_button(
+            "download",
             "Download Result Card",
             size="3",
             variant="soft",

@@ -43,6 +43,11 @@ def brand_mark(href: str = "/") -> rx.Component:
     )
 
 
+def icon_button(icon: str, label: Any, **props: Any) -> rx.Component:
+    """A button with a small icon before its label (the app's usual action button)."""
+    return rx.button(rx.icon(icon, size=16), label, **props)
+
+
 def link_button(
     label: str | rx.Var,
     href: str,
