@@ -18,6 +18,7 @@ from prettyscore.photos.housekeeping import purge_visitor_media_forever
 from prettyscore.photos.media_api import media_routes
 from prettyscore.scoring import pages as scoring_pages
 from prettyscore.site import pages as site_pages
+from prettyscore.video import pages as video_pages
 
 # The theme (Radix, pink accent) is set on the Radix plugin in rxconfig.py.
 app = rx.App(
@@ -35,4 +36,5 @@ site_pages.register(app)
 accounts_pages.register(app)
 scoring_pages.register(app)
 photos_pages.register(app)
+video_pages.register(app)
 admin_pages.register(app)

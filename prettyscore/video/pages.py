@@ -1,0 +1,172 @@
+"""/video-generation: turn a photo into a short video."""
+
+from __future__ import annotations
+
+import reflex as rx
+
+from prettyscore.core import constants, messages
+from prettyscore.ui import styles
+from prettyscore.ui.components import icon_button, page_header
+from prettyscore.ui.layout import page_layout
+from prettyscore.video.state import VIDEO_UPLOAD_ID, VideoState
+
+
+def _choose_image() -> rx.Component:
+    return rx.upload.root(
+        rx.vstack(
+            rx.icon("image-up", size=30, color=styles.PINK),
+            rx.text("Choose or drop a photo to animate", weight="medium"),
+            icon_button("images", messages.FROM_GALLERY, type="button", variant="soft"),
+            align="center",
+            spacing="2",
+        ),
+        id=VIDEO_UPLOAD_ID,
+        accept={"image/*": []},
+        multiple=False,
+        max_files=1,
+        max_size=constants.MAX_UPLOAD_BYTES,
+        on_drop=VideoState.choose_image(rx.upload_files(upload_id=VIDEO_UPLOAD_ID)),
+        on_drop_rejected=rx.toast.error(messages.PLEASE_UPLOAD_IMAGE_FILE),
+        data_testid="video-upload-zone",
+        style={
+            "border": "2px dashed var(--pink-a7)",
+            "border_radius": "20px",
+            "padding": "2rem 1rem",
+            "cursor": "pointer",
+            "background": "white",
+            "width": "100%",
+        },
+    )
+
+
+def _idle() -> rx.Component:
+    return rx.vstack(
+        rx.cond(
+            VideoState.source_url != "",
+            rx.vstack(
+                rx.image(
+                    src=VideoState.source_url,
+                    alt="Photo to animate",
+                    max_height="320px",
+                    border_radius="16px",
+                ),
+                icon_button(
+                    "refresh-cw", "Change Image", variant="ghost", on_click=VideoState.change_image
+                ),
+                align="center",
+                width="100%",
+            ),
+            _choose_image(),
+        ),
+        rx.text_area(
+            value=VideoState.prompt,
+            on_change=VideoState.set_prompt,
+            placeholder=messages.VIDEO_DEFAULT_PROMPT,
+            aria_label="Video prompt",
+            width="100%",
+        ),
+        icon_button(
+            "clapperboard",
+            "Generate Video",
+            size="3",
+            style=styles.GRADIENT_BUTTON,
+            on_click=VideoState.start,
+            disabled=(VideoState.source_url == "") | ~rx.State.is_hydrated,
+        ),
+        rx.text(f"Generation takes {messages.VIDEO_TAKES_UP_TO}.", size="2", color_scheme="gray"),
+        spacing="4",
+        width="100%",
+        align="center",
+    )
+
+
+def _processing() -> rx.Component:
+    return rx.vstack(
+        rx.spinner(size="3"),
+        rx.text("Creating your video...", weight="bold"),
+        rx.text(f"This can take {messages.VIDEO_TAKES_UP_TO}.", size="2", color_scheme="gray"),
+        align="center",
+        spacing="3",
+        padding="3em",
+        data_testid="video-processing",
+    )
+
+
+def _completed() -> rx.Component:
+    return rx.vstack(
+        rx.el.video(
+            src=VideoState.video_url,
+            controls=True,
+            plays_inline=True,
+            style={"width": "100%", "border_radius": "16px", "background": "black"},
+            data_testid="video-player",
+        ),
+        rx.hstack(
+            icon_button(
+                "download", "Download", on_click=VideoState.download, style=styles.GRADIENT_BUTTON
+            ),
+            icon_button(
+                "plus", "Generate Another", variant="soft", on_click=VideoState.back_to_idle
+            ),
+            icon_button(
+                "refresh-cw", "Change Image", variant="soft", on_click=VideoState.change_image
+            ),
+            spacing="3",
+            wrap="wrap",
+            justify="center",
+        ),
+        spacing="4",
+        width="100%",
+        align="center",
+    )
+
+
+def _failed() -> rx.Component:
+    return rx.vstack(
+        rx.callout(messages.VIDEO_FAILED_INLINE, icon="triangle-alert", color_scheme="red"),
+        rx.hstack(
+            icon_button("rotate-ccw", "Try Again", on_click=VideoState.back_to_idle),
+            icon_button(
+                "refresh-cw", "Change Image", variant="soft", on_click=VideoState.change_image
+            ),
+            spacing="3",
+        ),
+        spacing="4",
+        align="center",
+        width="100%",
+    )
+
+
+def video_page() -> rx.Component:
+    """/video-generation (members only)."""
+    return page_layout(
+        rx.vstack(
+            page_header(
+                "AI Video Generation", "Bring your photo to life in a short video", "video"
+            ),
+            rx.card(
+                rx.match(
+                    VideoState.phase,
+                    ("processing", _processing()),
+                    ("completed", _completed()),
+                    ("failed", _failed()),
+                    _idle(),
+                ),
+                width="100%",
+            ),
+            spacing="5",
+            width="100%",
+            max_width="640px",
+            margin_x="auto",
+        )
+    )
+
+
+def register(app: rx.App) -> None:
+    """Add the video pages to the app."""
+    app.add_page(
+        video_page,
+        route="/video-generation",
+        title="Video Generation | PrettyScore",
+        on_load=VideoState.open_page,
+    )
