@@ -20,12 +20,39 @@ from prettyscore.core.mail import get_mailer
 log = logging.getLogger(__name__)
 
 
-class AuthFormState(AuthState):
-    """The sign-in / sign-up / forgot-password card."""
+def _request_recovery(db, email: str | None) -> bool:
+    """The recovery request through the configured mailer; True once handled."""
+    service.request_password_recovery(db, email, get_mailer())
+    return True
+
+
+class FormState(AuthState):
+    """What the account forms share: one submission at a time, and how a failure shows."""
+
+    submitting: bool = False
+
+    async def _call(self, action, *args, fallback: str, **kwargs):
+        """Run a service call unless one is running; returns (result, None) or (None, the
+        toast to show: the service's own message, or ``fallback`` for the unexpected)."""
+        if self.submitting:
+            return None, []
+        self.submitting = True
+        try:
+            return await run_in_session(action, *args, **kwargs), None
+        except DomainError as error:
+            return None, rx.toast.error(error.message)
+        except Exception:
+            log.exception("%s failed unexpectedly", getattr(action, "__name__", action))
+            return None, rx.toast.error(fallback)
+        finally:
+            self.submitting = False
+
+
+class AuthFormState(FormState):
+    """The sign-in / sign-up card."""
 
     sign_in_email: str = ""
     last_login_email: str = rx.LocalStorage("", name="lastLoginEmail")
-    submitting: bool = False
 
     def _next_path(self) -> str:
         return safe_next_path(self.router.url.query_parameters.get("next"))
@@ -55,76 +82,48 @@ class AuthFormState(AuthState):
         return await self._authenticate(service.sign_up, form, messages.ACCOUNT_CREATED)
 
     async def _authenticate(self, action, form: dict, success_text: str):
-        if self.submitting:
-            return None
-        self.submitting = True
-        try:
-            tokens = await run_in_session(
-                action,
-                form.get("email", ""),
-                form.get("password", ""),
-                user_agent=self.router.headers.user_agent,
-            )
-        except DomainError as error:
-            return rx.toast.error(error.message)
-        except Exception:
-            log.exception("Authentication failed unexpectedly")
-            return rx.toast.error(messages.SIGNUP_ERROR_FALLBACK)
-        finally:
-            self.submitting = False
+        tokens, refusal = await self._call(
+            action,
+            form.get("email", ""),
+            form.get("password", ""),
+            user_agent=self.router.headers.user_agent,
+            fallback=messages.SIGNUP_ERROR_FALLBACK,
+        )
+        if tokens is None:
+            return refusal
         self.apply_tokens(tokens)
         self.last_login_email = tokens.email
         self.sign_in_email = tokens.email
         return [rx.toast.success(success_text), rx.redirect(self._next_path())]
 
 
-class ForgotPasswordState(AuthState):
+class ForgotPasswordState(FormState):
     """/auth/forgot: ask for a reset link."""
-
-    submitting: bool = False
 
     @rx.event
     async def submit(self, form: dict):
         """Mail a reset link; the answer is the same whether the email is known or not."""
-        if self.submitting:
-            return None
-        self.submitting = True
-        try:
-            await run_in_session(service.request_password_recovery, form.get("email"), get_mailer())
-        except DomainError as error:
-            return rx.toast.error(error.message)
-        except Exception:
-            log.exception("Password recovery failed")
-            return rx.toast.error(messages.UNEXPECTED_ERROR)
-        finally:
-            self.submitting = False
+        done, refusal = await self._call(
+            _request_recovery, form.get("email"), fallback=messages.UNEXPECTED_ERROR
+        )
+        if not done:
+            return refusal
         return [rx.toast.success(messages.RECOVERY_EMAIL_SENT), rx.redirect("/auth")]
 
 
-class ResetPasswordState(AuthState):
+class ResetPasswordState(FormState):
     """The page a recovery link opens: choose a new password, then you are signed in."""
-
-    submitting: bool = False
 
     @rx.event
     async def submit(self, form: dict):
-        if self.submitting:
-            return None
-        self.submitting = True
-        token = self.router.url.query_parameters.get("token", "")
-        try:
-            tokens = await run_in_session(
-                service.reset_password,
-                token,
-                form.get("password", ""),
-                user_agent=self.router.headers.user_agent,
-            )
-        except DomainError as error:
-            return rx.toast.error(error.message)
-        except Exception:
-            log.exception("Password reset failed")
-            return rx.toast.error(messages.UNEXPECTED_ERROR)
-        finally:
-            self.submitting = False
+        tokens, refusal = await self._call(
+            service.reset_password,
+            self.router.url.query_parameters.get("token", ""),
+            form.get("password", ""),
+            user_agent=self.router.headers.user_agent,
+            fallback=messages.UNEXPECTED_ERROR,
+        )
+        if tokens is None:
+            return refusal
         self.apply_tokens(tokens)
         return [rx.toast.success(messages.PASSWORD_UPDATED), rx.redirect("/dashboard")]
