@@ -3,16 +3,20 @@
 from __future__ import annotations
 
 import reflex as rx
-from reflex_base.event import parse_args_spec, passthrough_event_spec
 
-from prettyscore.core import constants, messages
+from prettyscore.core import messages
 from prettyscore.core.settings import get_settings
 from prettyscore.editing.presets import PRESET_GROUPS, UPSCALE_PROMPT
 from prettyscore.scoring.state import UPLOAD_PAGE_ID, ScoreState
 from prettyscore.ui import styles
 from prettyscore.ui.celebration import confetti
 from prettyscore.ui.comparison import before_after_slider, photo_frame
-from prettyscore.ui.components import icon_button, page_header
+from prettyscore.ui.components import (
+    REJECTED_DROP_CODES,
+    icon_button,
+    image_drop_zone,
+    page_header,
+)
 from prettyscore.ui.layout import page_layout
 from prettyscore.ui.score import (
     breakdown_bars,
@@ -25,20 +29,13 @@ from prettyscore.ui.share import native_share_action, share_panel, share_text_va
 
 _UPLOAD_ON_DROP = ScoreState.upload_on_page(rx.upload_files(upload_id=UPLOAD_PAGE_ID))
 
-# The rejected files of a drop, as a client-side expression: only their error codes are
-# sent to the server (the File objects would carry the image bytes over the websocket).
-(_REJECTIONS,), _ = parse_args_spec(passthrough_event_spec(list))
-REJECTED_CODES = rx.Var(
-    f"(({_REJECTIONS}) || []).flatMap((r) => (r.errors || []).map((e) => e.code))"
-).to(list)
-
 
 # ---------------------------------------------------------------------------
 # /upload
 # ---------------------------------------------------------------------------
 def _drop_zone() -> rx.Component:
     """Click or drag a photo here; 'From Gallery' opens the picker; 'Take Photo' is coming."""
-    return rx.upload.root(
+    return image_drop_zone(
         rx.vstack(
             rx.center(
                 rx.icon("image-up", size=34, color=styles.PINK),
@@ -60,23 +57,28 @@ def _drop_zone() -> rx.Component:
             align="center",
             spacing="3",
         ),
-        id=UPLOAD_PAGE_ID,
-        accept={"image/*": []},
-        multiple=False,
-        max_files=1,
-        max_size=constants.MAX_UPLOAD_BYTES,
+        upload_id=UPLOAD_PAGE_ID,
         on_drop=_UPLOAD_ON_DROP,
-        on_drop_rejected=ScoreState.reject_drop(REJECTED_CODES),
+        on_drop_rejected=ScoreState.reject_drop(REJECTED_DROP_CODES),
+        padding="2.5rem 1.25rem",
         data_testid="upload-zone",
-        style={
-            "border": "2px dashed var(--pink-a7)",
-            "border_radius": "20px",
-            "padding": "2.5rem 1.25rem",
-            "cursor": "pointer",
-            "background": "white",
-            "width": "100%",
-        },
     )
+
+
+def _get_score_button(**props) -> rx.Component:
+    """'Get My Score!' (the server says 'Please upload a photo first!' without a photo)."""
+    return icon_button(
+        "sparkles",
+        rx.cond(ScoreState.analyzing, messages.ANALYZING, messages.GET_MY_SCORE),
+        size="3",
+        style=styles.GRADIENT_BUTTON,
+        on_click=ScoreState.analyse,
+        **props,
+    )
+
+
+def _button_row(*buttons: rx.Component) -> rx.Component:
+    return rx.hstack(*buttons, spacing="3", justify="center", width="100%", wrap="wrap")
 
 
 def _analyzing_overlay() -> rx.Component:
@@ -120,7 +122,7 @@ def _preview() -> rx.Component:
             position="relative",
             width="100%",
         ),
-        rx.hstack(
+        _button_row(
             icon_button(
                 "refresh-cw",
                 messages.CHANGE_PHOTO,
@@ -129,18 +131,7 @@ def _preview() -> rx.Component:
                 on_click=ScoreState.change_photo,
                 disabled=ScoreState.analyzing,
             ),
-            icon_button(
-                "sparkles",
-                rx.cond(ScoreState.analyzing, messages.ANALYZING, messages.GET_MY_SCORE),
-                size="3",
-                style=styles.GRADIENT_BUTTON,
-                on_click=ScoreState.analyse,
-                disabled=ScoreState.analyzing | ~rx.State.is_hydrated,
-            ),
-            spacing="3",
-            justify="center",
-            width="100%",
-            wrap="wrap",
+            _get_score_button(disabled=ScoreState.analyzing | ~rx.State.is_hydrated),
         ),
         spacing="4",
         width="100%",
@@ -157,7 +148,7 @@ def upload_page() -> rx.Component:
                 _preview(),
                 rx.vstack(
                     _drop_zone(),
-                    rx.hstack(
+                    _button_row(
                         icon_button(
                             "camera",
                             messages.TAKE_PHOTO,
@@ -165,17 +156,7 @@ def upload_page() -> rx.Component:
                             size="3",
                             on_click=ScoreState.camera_coming_soon,
                         ),
-                        icon_button(
-                            "sparkles",
-                            messages.GET_MY_SCORE,
-                            size="3",
-                            style=styles.GRADIENT_BUTTON,
-                            on_click=ScoreState.analyse,
-                        ),
-                        spacing="3",
-                        justify="center",
-                        width="100%",
-                        wrap="wrap",
+                        _get_score_button(),
                     ),
                     spacing="4",
                     width="100%",

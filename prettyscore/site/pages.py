@@ -10,18 +10,18 @@ import reflex as rx
 
 from prettyscore.accounts.state import AuthState
 from prettyscore.core import messages
-from prettyscore.core.constants import MAX_UPLOAD_BYTES
-from prettyscore.scoring.pages import REJECTED_CODES
 from prettyscore.scoring.state import HOME_UPLOAD_ID, ScoreState
 from prettyscore.site import copy
 from prettyscore.site.state import PrivacyState
 from prettyscore.ui import styles
 from prettyscore.ui.components import (
+    REJECTED_DROP_CODES,
     TERMS_ANCHOR,
     card,
     coming_soon,
     disclaimer,
     feature_card,
+    image_drop_zone,
     link_button,
     page_header,
     responsive_grid,
@@ -84,7 +84,7 @@ def _trusted_by() -> rx.Component:
 def _upload_zone() -> rx.Component:
     """Drag-and-drop zone and file picker: the chosen photo is kept for the session and
     carried to /upload."""
-    return rx.upload.root(
+    return image_drop_zone(
         rx.vstack(
             rx.center(
                 rx.icon("image-up", size=30, color=styles.PINK),
@@ -109,24 +109,10 @@ def _upload_zone() -> rx.Component:
             spacing="3",
             width="100%",
         ),
-        id=HOME_UPLOAD_ID,
-        accept={"image/*": []},
-        multiple=False,
-        max_files=1,
-        max_size=MAX_UPLOAD_BYTES,
+        upload_id=HOME_UPLOAD_ID,
         on_drop=ScoreState.upload_from_home(rx.upload_files(upload_id=HOME_UPLOAD_ID)),
-        on_drop_rejected=ScoreState.reject_drop(REJECTED_CODES),
-        drag_active_style={"border_color": styles.PINK, "background": "var(--pink-a2)"},
+        on_drop_rejected=ScoreState.reject_drop(REJECTED_DROP_CODES),
         data_testid="home-upload-zone",
-        style={
-            "border": "2px dashed var(--pink-a7)",
-            "border_radius": "20px",
-            "padding": "2rem 1.25rem",
-            "cursor": "pointer",
-            "background": "white",
-            "transition": "border-color 120ms ease, background 120ms ease",
-            "_hover": {"border_color": styles.PINK},
-        },
     )
 
 

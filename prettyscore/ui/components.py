@@ -7,8 +7,10 @@ is made once. They hold no state of their own; anything variable is passed in.
 from typing import Any
 
 import reflex as rx
+from reflex_base.event import parse_args_spec, passthrough_event_spec
 
 from prettyscore.core import messages
+from prettyscore.core.constants import MAX_UPLOAD_BYTES
 from prettyscore.ui import styles
 from prettyscore.ui.nav_link import plain_link
 
@@ -19,6 +21,51 @@ TERMS_HREF = f"/privacy#{TERMS_ANCHOR}"
 
 # Icon shown with each example score card, by label (icons, not emoji: emoji fonts vary).
 _LABEL_ICON = {"Stunning": "star", "Beautiful": "heart", "Gorgeous": "sparkles"}
+
+
+# The rejected files of a drop, as a client-side expression: only their error codes are
+# sent to the server (the File objects would carry the image bytes over the websocket).
+(_REJECTIONS,), _ = parse_args_spec(passthrough_event_spec(list))
+REJECTED_DROP_CODES = rx.Var(
+    f"(({_REJECTIONS}) || []).flatMap((r) => (r.errors || []).map((e) => e.code))"
+).to(list)
+
+
+def image_drop_zone(
+    *children: rx.Component,
+    upload_id: str,
+    on_drop: Any,
+    on_drop_rejected: Any,
+    padding: str = "2rem 1.25rem",
+    **props: Any,
+) -> rx.Component:
+    """The dashed drop zone every photo upload uses: one image, at most the upload limit.
+
+    The browser refuses other files before sending anything (``on_drop_rejected``, e.g.
+    with ``REJECTED_DROP_CODES``); the server checks again whatever it receives.
+    """
+    return rx.upload.root(
+        *children,
+        id=upload_id,
+        accept={"image/*": []},
+        multiple=False,
+        max_files=1,
+        max_size=MAX_UPLOAD_BYTES,
+        on_drop=on_drop,
+        on_drop_rejected=on_drop_rejected,
+        drag_active_style={"border_color": styles.PINK, "background": "var(--pink-a2)"},
+        style={
+            "border": "2px dashed var(--pink-a7)",
+            "border_radius": "20px",
+            "padding": padding,
+            "cursor": "pointer",
+            "background": "white",
+            "width": "100%",
+            "transition": "border-color 120ms ease, background 120ms ease",
+            "_hover": {"border_color": styles.PINK},
+        },
+        **props,
+    )
 
 
 def brand_mark(href: str = "/") -> rx.Component:

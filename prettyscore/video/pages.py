@@ -4,15 +4,15 @@ from __future__ import annotations
 
 import reflex as rx
 
-from prettyscore.core import constants, messages
+from prettyscore.core import messages
 from prettyscore.ui import styles
-from prettyscore.ui.components import icon_button, page_header
+from prettyscore.ui.components import icon_button, image_drop_zone, page_header
 from prettyscore.ui.layout import page_layout
 from prettyscore.video.state import VIDEO_UPLOAD_ID, VideoState
 
 
 def _choose_image() -> rx.Component:
-    return rx.upload.root(
+    return image_drop_zone(
         rx.vstack(
             rx.icon("image-up", size=30, color=styles.PINK),
             rx.text("Choose or drop a photo to animate", weight="medium"),
@@ -20,22 +20,10 @@ def _choose_image() -> rx.Component:
             align="center",
             spacing="2",
         ),
-        id=VIDEO_UPLOAD_ID,
-        accept={"image/*": []},
-        multiple=False,
-        max_files=1,
-        max_size=constants.MAX_UPLOAD_BYTES,
+        upload_id=VIDEO_UPLOAD_ID,
         on_drop=VideoState.choose_image(rx.upload_files(upload_id=VIDEO_UPLOAD_ID)),
         on_drop_rejected=rx.toast.error(messages.PLEASE_UPLOAD_IMAGE_FILE),
         data_testid="video-upload-zone",
-        style={
-            "border": "2px dashed var(--pink-a7)",
-            "border_radius": "20px",
-            "padding": "2rem 1rem",
-            "cursor": "pointer",
-            "background": "white",
-            "width": "100%",
-        },
     )
 
 
