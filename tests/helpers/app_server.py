@@ -210,9 +210,10 @@ def running_app(
     data_dir = run_dir / "data"
     data_dir.mkdir(exist_ok=True)
     database_url = database_url or f"sqlite:///{data_dir / 'prettyscore.db'}"
-    worker = os.environ.get("PYTEST_XDIST_WORKER", "main")
-    # One build folder per pytest-xdist worker, shared by the servers of that worker: a
-    # session-scoped parametrized fixture is torn down before its next param starts.
+    # One build folder per pytest-xdist worker (or per E2E_WEB_SLOT, for test runs of
+    # several checkouts at once), shared by the servers of that worker: a session-scoped
+    # parametrized fixture is torn down before its next param starts.
+    worker = os.environ.get("E2E_WEB_SLOT") or os.environ.get("PYTEST_XDIST_WORKER", "main")
     web_dir = web_dir or WEB_CACHE / worker / ".web"
     web_dir.parent.mkdir(parents=True, exist_ok=True)
     port = free_port()
