@@ -71,3 +71,20 @@ def new_member(page, base_url: str, prefix: str = "member") -> str:
     wait_until_ready(page)  # as a person would: the dashboard has finished loading
     page.get_by_test_id("dashboard-email").wait_for()
     return address
+
+
+def score_photo(page, base_url: str, path) -> None:
+    """Open /upload, choose the photo file at ``path``, get its score on /results."""
+    open_page(page, f"{base_url}/upload")
+    page.get_by_test_id("upload-zone").locator("input[type=file]").set_input_files(str(path))
+    page.get_by_role("img", name="Your chosen photo").wait_for()
+    page.get_by_role("button", name=messages.GET_MY_SCORE).click()
+    wait_for_path(page, "/results")
+    page.get_by_test_id("results").wait_for()
+
+
+def save_scored_photo(page, base_url: str, path) -> None:
+    """As a signed-in member: score the photo at ``path`` and save it to My Photos."""
+    score_photo(page, base_url, path)
+    page.get_by_role("button", name="Save to My Photos").click()
+    page.get_by_text(messages.PHOTO_SAVED).wait_for()

@@ -123,7 +123,7 @@ def test_a_member_saves_a_result_and_finds_it_in_my_photos(page, app_server, pho
     card.click()
     dialog = page.get_by_role("dialog")
     expect(dialog.get_by_role("button", name="Download")).to_be_visible()
-    expect(dialog.get_by_role("link", name="Edit Photo")).to_be_visible()
+    expect(dialog.get_by_role("button", name="Edit Photo")).to_be_visible()
     with page.expect_download() as download:
         dialog.get_by_role("button", name="Download").click()
     assert re.fullmatch(
