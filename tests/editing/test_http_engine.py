@@ -7,6 +7,7 @@ import base64
 import contextlib
 import io
 import logging
+import socket
 
 import numpy as np
 import pytest
@@ -246,3 +247,11 @@ def test_a_rate_limited_edit_uses_no_free_edit_and_a_success_uses_one(
     outcome = edit_stored_photo(db_factory, store, "v:remote")
     assert outcome.remaining == constants.FREE_EDITS - 1
     assert_two_halves(images.decode_upload(store.read(outcome.image_key)))
+
+
+def test_a_provider_that_cannot_be_reached_fails_the_edit(engine, app_settings):
+    with socket.socket() as closed:  # a port that was free a moment ago: nobody listens
+        closed.bind(("127.0.0.1", 0))
+        port = closed.getsockname()[1]
+    app_settings(EDIT_API_BASE=f"http://127.0.0.1:{port}/v1")
+    assert failure_of(engine) == messages.FAILED_TO_EDIT_PHOTO
