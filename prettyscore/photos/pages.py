@@ -10,6 +10,8 @@ from prettyscore.ui import styles
 from prettyscore.ui.comparison import before_after_slider, photo_frame
 from prettyscore.ui.layout import page_layout
 from prettyscore.ui.share import share_button, share_text_var
+from prettyscore.video.pages import video_dialog
+from prettyscore.video.state import VideoState
 
 
 def _score_badge(score_text) -> rx.Component:
@@ -80,6 +82,15 @@ def _details_dialog() -> rx.Component:
                 rx.link(
                     rx.button(rx.icon("wand-sparkles", size=16), "Edit Photo", variant="soft"),
                     href="/editor?photo=" + photo.id,
+                ),
+                rx.button(
+                    rx.icon("clapperboard", size=16),
+                    "Generate Video",
+                    variant="soft",
+                    on_click=[
+                        PhotosState.set_details_open(False),
+                        VideoState.open_dialog(photo.id),
+                    ],
                 ),
                 rx.button(
                     rx.icon("download", size=16),
@@ -245,6 +256,7 @@ def dashboard_page() -> rx.Component:
                     rx.cond(PhotosState.total == 0, _empty_state(), _photo_grid()),
                 ),
                 _details_dialog(),
+                video_dialog(),
                 _account_zone(),
                 spacing="5",
                 width="100%",
