@@ -5,6 +5,8 @@ from __future__ import annotations
 import re
 import uuid
 
+from playwright.sync_api import expect
+
 from prettyscore.core import messages
 
 
@@ -71,3 +73,20 @@ def new_member(page, base_url: str, prefix: str = "member") -> str:
     wait_until_ready(page)  # as a person would: the dashboard has finished loading
     page.get_by_test_id("dashboard-email").wait_for()
     return address
+
+
+def score_photo(page, base_url: str, photo_path) -> None:
+    """Open /upload, choose ``photo_path``, get the score and wait for /results."""
+    open_page(page, f"{base_url}/upload")
+    page.get_by_test_id("upload-zone").locator("input[type=file]").set_input_files(str(photo_path))
+    expect(page.get_by_role("img", name="Your chosen photo")).to_be_visible()
+    page.get_by_role("button", name=messages.GET_MY_SCORE).click()
+    wait_for_path(page, "/results")
+    expect(page.get_by_test_id("results")).to_be_visible()
+
+
+def save_scored_photo(page, base_url: str, photo_path) -> None:
+    """As a signed-in member: score ``photo_path`` and save it to My Photos."""
+    score_photo(page, base_url, photo_path)
+    page.get_by_role("button", name="Save to My Photos").click()
+    expect(page.get_by_text(messages.PHOTO_SAVED)).to_be_visible()
