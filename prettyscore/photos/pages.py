@@ -12,6 +12,8 @@ from prettyscore.ui import styles
 from prettyscore.ui.comparison import before_after_slider, photo_frame
 from prettyscore.ui.layout import page_layout
 from prettyscore.ui.share import share_button, share_text_var
+from prettyscore.video.pages import video_dialog
+from prettyscore.video.state import VideoState
 
 
 def _score_badge(score_text) -> rx.Component:
@@ -68,6 +70,15 @@ def _photo_card(photo) -> rx.Component:
     )
 
 
+def _open_video_dialog() -> list:
+    """Close this dialog (two modals never stack), then open the video dialog with the
+    selected photo's current image."""
+    return [
+        PhotosState.set_details_open(False),
+        VideoState.open_dialog(PhotosState.selected.id),
+    ]
+
+
 def _details_view() -> rx.Component:
     """The saved photo with its actions: Edit Photo, Download, Share, Delete."""
     photo = PhotosState.selected
@@ -84,6 +95,12 @@ def _details_view() -> rx.Component:
                 "Edit Photo",
                 variant="soft",
                 on_click=PhotoEditorState.open_editor,
+            ),
+            rx.button(
+                rx.icon("clapperboard", size=16),
+                "Generate Video",
+                variant="soft",
+                on_click=_open_video_dialog(),
             ),
             rx.button(
                 rx.icon("download", size=16),
@@ -141,7 +158,7 @@ def _details_dialog() -> rx.Component:
         rx.dialog.content(
             rx.cond(
                 PhotoEditorState.editor_open,
-                editor_panel(rx.redirect("/video-generation")),
+                editor_panel(_open_video_dialog()),
                 _details_view(),
             ),
             rx.dialog.close(rx.button("Close", variant="ghost", margin_top="1em")),
@@ -261,6 +278,7 @@ def dashboard_page() -> rx.Component:
                     rx.cond(PhotosState.total == 0, _empty_state(), _photo_grid()),
                 ),
                 _details_dialog(),
+                video_dialog(),
                 _account_zone(),
                 spacing="5",
                 width="100%",
