@@ -100,3 +100,11 @@ def test_download_hd_gives_a_4k_photo_and_uses_one_edit(page, app_server, face_p
     assert max(Image.open(download.value.path()).size) == 3840
     toast(page, messages.PHOTO_UPSCALED_REMAINING.format(n=3)).to_be_visible()
     expect(panel.get_by_test_id("free-edits-left")).to_contain_text("3")
+
+    # Generate Video takes the photo as it is now (the 4K edit) into the video dialog.
+    panel.get_by_role("button", name="Generate Video").click()
+    expect(panel).to_have_count(0)
+    chosen = page.get_by_role("dialog").get_by_role("img", name="Photo to animate")
+    expect(chosen).to_be_visible()
+    edited_src = page.get_by_test_id("photo-card").locator("img").get_attribute("src")
+    expect(chosen).to_have_attribute("src", edited_src)
