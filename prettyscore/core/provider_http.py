@@ -22,9 +22,10 @@ import time
 from collections.abc import Iterator
 from contextlib import contextmanager
 from pathlib import Path
-from typing import Any
+from typing import Any, TypeVar
 
 import httpx
+from PIL import Image
 
 from prettyscore.core import messages
 from prettyscore.core.errors import DomainError
@@ -175,3 +176,31 @@ class ProviderClient:
                     raise self.fail(f"download larger than {max_bytes} bytes")
                 file.write(chunk)
         return size
+
+
+# -- what providers are sent ----------------------------------------------------------------
+
+T = TypeVar("T")
+
+# A photo at least this much wider than tall is landscape (the other way round, portrait).
+SHAPE_RATIO = 1.2
+
+
+def closest_shape(width: int, height: int, landscape: T, portrait: T, square: T) -> T:
+    """Of a provider's landscape, portrait and square outputs, the one nearest the photo."""
+    ratio = width / height
+    if ratio >= SHAPE_RATIO:
+        return landscape
+    if ratio <= 1 / SHAPE_RATIO:
+        return portrait
+    return square
+
+
+def bounded(image: Image.Image, max_side: int) -> Image.Image:
+    """The photo in RGB, shrunk (never enlarged) to at most ``max_side`` pixels: providers
+    work at about that size, and a smaller upload is faster."""
+    sent = image.convert("RGB")
+    if max(sent.size) > max_side:
+        sent = sent.copy()
+        sent.thumbnail((max_side, max_side), Image.Resampling.LANCZOS)
+    return sent

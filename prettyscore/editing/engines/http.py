@@ -27,7 +27,12 @@ from PIL import Image, ImageOps
 
 from prettyscore.core import constants, images, messages
 from prettyscore.core.errors import DomainError
-from prettyscore.core.provider_http import RETRY_DELAYS_SECONDS, ProviderClient
+from prettyscore.core.provider_http import (
+    RETRY_DELAYS_SECONDS,
+    ProviderClient,
+    bounded,
+    closest_shape,
+)
 from prettyscore.core.settings import Settings, get_settings
 from prettyscore.editing import presets
 from prettyscore.editing.engines.base import require_prompt
@@ -41,21 +46,12 @@ LANDSCAPE, PORTRAIT, SQUARE = (1536, 1024), (1024, 1536), (1024, 1024)
 
 def requested_size(width: int, height: int) -> tuple[int, int]:
     """The API size for a photo of this shape: landscape, portrait or square."""
-    ratio = width / height
-    if ratio >= 1.2:
-        return LANDSCAPE
-    if ratio <= 1 / 1.2:
-        return PORTRAIT
-    return SQUARE
+    return closest_shape(width, height, LANDSCAPE, PORTRAIT, SQUARE)
 
 
 def as_sent(image: Image.Image) -> bytes:
     """The photo as the PNG the API receives (no larger than the API works at)."""
-    sent = image.convert("RGB")
-    if max(sent.size) > MAX_SENT_SIDE:
-        sent = sent.copy()
-        sent.thumbnail((MAX_SENT_SIDE, MAX_SENT_SIDE), Image.Resampling.LANCZOS)
-    return images.encode_png(sent)
+    return images.encode_png(bounded(image, MAX_SENT_SIDE))
 
 
 def fitted(result: Image.Image, size: tuple[int, int]) -> Image.Image:

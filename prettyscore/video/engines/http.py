@@ -34,7 +34,12 @@ from PIL import Image
 
 from prettyscore.core import images, messages
 from prettyscore.core.errors import DomainError
-from prettyscore.core.provider_http import RETRY_DELAYS_SECONDS, ProviderClient
+from prettyscore.core.provider_http import (
+    RETRY_DELAYS_SECONDS,
+    ProviderClient,
+    bounded,
+    closest_shape,
+)
 from prettyscore.core.settings import Settings, get_settings
 from prettyscore.video.engines.base import VideoInfo, clamp_duration
 
@@ -58,20 +63,12 @@ def provider_duration(seconds: int | None) -> int:
 
 def ratio_for(width: int, height: int) -> str:
     """The provider's output shape closest to the photo's."""
-    ratio = width / height
-    if ratio >= 1.2:
-        return LANDSCAPE
-    if ratio <= 1 / 1.2:
-        return PORTRAIT
-    return SQUARE
+    return closest_shape(width, height, LANDSCAPE, PORTRAIT, SQUARE)
 
 
 def data_uri(image: Image.Image) -> str:
     """The photo as a JPEG data URI (no metadata, at most MAX_SENT_SIDE pixels)."""
-    sent = image.convert("RGB")
-    if max(sent.size) > MAX_SENT_SIDE:
-        sent = sent.copy()
-        sent.thumbnail((MAX_SENT_SIDE, MAX_SENT_SIDE), Image.Resampling.LANCZOS)
+    sent = bounded(image, MAX_SENT_SIDE)
     encoded = base64.b64encode(images.encode_jpeg(sent, quality=90)).decode("ascii")
     return f"data:image/jpeg;base64,{encoded}"
 
