@@ -14,7 +14,6 @@ from prettyscore.core.media import (
     TEMP_PREFIX,
     InvalidMediaKey,
     MediaOwner,
-    MediaStore,
     get_media_store,
     key_from_url,
     media_url,
@@ -24,11 +23,6 @@ from prettyscore.core.media import (
 from prettyscore.core.settings import get_settings
 
 SECRET = "visitor-cookie-secret-value"
-
-
-@pytest.fixture
-def store(tmp_path) -> MediaStore:
-    return MediaStore(tmp_path / "media")
 
 
 @pytest.fixture

@@ -18,11 +18,6 @@ from prettyscore.editing import service
 
 
 @pytest.fixture
-def store(tmp_path) -> MediaStore:
-    return MediaStore(tmp_path / "media")
-
-
-@pytest.fixture
 def visitor() -> MediaOwner:
     return MediaOwner.visitor("visitor-secret-for-edit-tests")
 

@@ -23,11 +23,6 @@ from prettyscore.photos.models import Photo, PhotoEditStep
 from prettyscore.scoring.service import ScoreResult
 
 
-@pytest.fixture
-def store(tmp_path) -> MediaStore:
-    return MediaStore(tmp_path / "media")
-
-
 def member(db_factory, name: str):
     with db_factory() as db:
         return accounts.sign_up(db, f"{name}-{secrets.token_hex(3)}@example.com", "secret1").user_id

@@ -21,11 +21,6 @@ from prettyscore.photos.models import Photo
 from prettyscore.scoring.service import ScoreResult
 
 
-@pytest.fixture
-def store(tmp_path) -> MediaStore:
-    return MediaStore(tmp_path / "media")
-
-
 def jpeg_bytes(color=(200, 120, 150)) -> bytes:
     buffer = io.BytesIO()
     Image.new("RGB", (64, 64), color).save(buffer, format="JPEG")

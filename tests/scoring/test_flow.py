@@ -16,11 +16,6 @@ from tests.scoring.photos import astronaut, coffee
 
 
 @pytest.fixture
-def store(tmp_path) -> MediaStore:
-    return MediaStore(tmp_path / "media")
-
-
-@pytest.fixture
 def owner() -> MediaOwner:
     return MediaOwner.visitor("a-visitor-secret-for-tests")
 

@@ -23,11 +23,6 @@ from prettyscore.video import service
 from prettyscore.video.models import VideoGeneration
 
 
-@pytest.fixture
-def store(tmp_path) -> MediaStore:
-    return MediaStore(tmp_path / "media")
-
-
 def member(db, name: str):
     user_id = accounts.sign_up(db, f"{name}@example.com", "secret1").user_id
     db.commit()
