@@ -13,7 +13,7 @@ from prettyscore.accounts import pages as accounts_pages
 from prettyscore.admin import pages as admin_pages
 from prettyscore.core.constants import MAX_UPLOAD_BYTES
 from prettyscore.core.upload_limits import limit_request_body
-from prettyscore.photos import pages as photos_pages
+from prettyscore.dashboard import pages as dashboard_pages
 from prettyscore.photos.housekeeping import purge_visitor_media_forever
 from prettyscore.photos.media_api import media_routes
 from prettyscore.scoring import pages as scoring_pages
@@ -35,6 +35,6 @@ app.register_lifespan_task(purge_visitor_media_forever)
 site_pages.register(app)
 accounts_pages.register(app)
 scoring_pages.register(app)
-photos_pages.register(app)
+dashboard_pages.register(app)
 video_pages.register(app)
 admin_pages.register(app)

@@ -10,7 +10,6 @@ from prettyscore.photos.editor_state import PhotoEditorState
 from prettyscore.photos.state import PhotosState
 from prettyscore.ui import styles
 from prettyscore.ui.comparison import before_after_slider, photo_frame
-from prettyscore.ui.layout import page_layout
 from prettyscore.ui.share import share_button, share_text_var
 from prettyscore.video.pages import video_dialog
 from prettyscore.video.state import VideoState
@@ -206,7 +205,8 @@ def _photo_grid() -> rx.Component:
     )
 
 
-def _account_zone() -> rx.Component:
+def account_zone() -> rx.Component:
+    """Deleting the account (the privacy policy's right to erasure)."""
     return rx.alert_dialog.root(
         rx.alert_dialog.trigger(
             rx.button("Delete my account", variant="ghost", color_scheme="red", size="1")
@@ -230,69 +230,37 @@ def _account_zone() -> rx.Component:
     )
 
 
-def dashboard_page() -> rx.Component:
-    """/dashboard: only for signed-in members (others go to /auth and come back)."""
-    return page_layout(
-        rx.cond(
-            PhotosState.signed_in,
-            rx.vstack(
-                rx.hstack(
-                    rx.vstack(
-                        rx.heading("My Dashboard", size="7"),
-                        rx.text(
-                            PhotosState.user_email,
-                            color_scheme="gray",
-                            data_testid="dashboard-email",
-                        ),
-                        spacing="1",
-                    ),
-                    rx.spacer(),
-                    rx.button(messages.SIGN_OUT, variant="outline", on_click=PhotosState.sign_out),
-                    width="100%",
-                    align="center",
-                ),
-                rx.hstack(
-                    rx.heading(
-                        f"{messages.NAV_MY_PHOTOS} (",
-                        PhotosState.total,
-                        ")",
-                        size="5",
-                        data_testid="photo-count",
-                    ),
-                    rx.spacer(),
-                    rx.select.root(
-                        rx.select.trigger(aria_label="Sort photos"),
-                        rx.select.content(
-                            rx.select.item(messages.LATEST_FIRST, value="latest"),
-                            rx.select.item(messages.HIGHEST_RATING, value="highest"),
-                        ),
-                        value=PhotosState.sort,
-                        on_change=PhotosState.set_sort,
-                    ),
-                    width="100%",
-                    align="center",
-                ),
-                rx.cond(
-                    PhotosState.loading & (PhotosState.total == 0),
-                    rx.center(rx.text(messages.LOADING_YOUR_PHOTOS), padding="3em", width="100%"),
-                    rx.cond(PhotosState.total == 0, _empty_state(), _photo_grid()),
-                ),
-                _details_dialog(),
-                video_dialog(),
-                _account_zone(),
-                spacing="5",
-                width="100%",
+def my_photos_tab() -> rx.Component:
+    """My Photos: the count, the sort order, the grid and the photo dialogs."""
+    return rx.vstack(
+        rx.hstack(
+            rx.heading(
+                f"{messages.NAV_MY_PHOTOS} (",
+                PhotosState.total,
+                ")",
+                size="5",
+                data_testid="photo-count",
             ),
-            rx.center(rx.text(messages.LOADING_YOUR_PHOTOS), padding="4em", width="100%"),
-        )
-    )
-
-
-def register(app: rx.App) -> None:
-    """Add the photos pages to the app."""
-    app.add_page(
-        dashboard_page,
-        route="/dashboard",
-        title="My Dashboard | PrettyScore",
-        on_load=PhotosState.open_dashboard,
+            rx.spacer(),
+            rx.select.root(
+                rx.select.trigger(aria_label="Sort photos"),
+                rx.select.content(
+                    rx.select.item(messages.LATEST_FIRST, value="latest"),
+                    rx.select.item(messages.HIGHEST_RATING, value="highest"),
+                ),
+                value=PhotosState.sort,
+                on_change=PhotosState.set_sort,
+            ),
+            width="100%",
+            align="center",
+        ),
+        rx.cond(
+            PhotosState.loading & (PhotosState.total == 0),
+            rx.center(rx.text(messages.LOADING_YOUR_PHOTOS), padding="3em", width="100%"),
+            rx.cond(PhotosState.total == 0, _empty_state(), _photo_grid()),
+        ),
+        _details_dialog(),
+        video_dialog(),
+        spacing="4",
+        width="100%",
     )

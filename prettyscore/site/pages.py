@@ -47,7 +47,6 @@ PLACEHOLDER_PAGES: tuple[tuple[str, str], ...] = (
     ("/feet-upload", messages.TITLE_FEET_UPLOAD),
     ("/hands-upload", messages.TITLE_HANDS_UPLOAD),
     ("/pet-upload", messages.TITLE_PET_UPLOAD),
-    ("/user-dashboard", messages.TITLE_USER_DASHBOARD),
     ("/request-verification", messages.TITLE_REQUEST_VERIFICATION),
 )
 

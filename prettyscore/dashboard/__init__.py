@@ -1,0 +1,1 @@
+"""The members' dashboard: Overview, My Photos, Personality and Premium tabs."""

@@ -1,0 +1,200 @@
+"""The members' dashboard: /dashboard (opens on My Photos) and /user-dashboard (Overview).
+
+Tabs Overview, My Photos, Personality and Premium, as document 001 describes; My Photos
+is the core document's screen (``photos.pages.my_photos_tab``).
+"""
+
+from __future__ import annotations
+
+import reflex as rx
+
+from prettyscore.core import constants, messages
+from prettyscore.dashboard.state import DashboardState, ResultRow
+from prettyscore.photos.pages import account_zone, my_photos_tab
+from prettyscore.ui import styles
+from prettyscore.ui.components import icon_button
+from prettyscore.ui.layout import page_layout
+
+State = DashboardState
+PREMIUM_PRICE = f"${constants.PREMIUM_MONTHLY_CENTS / 100:.2f}"
+
+
+def _figure(label: str, value, test_id: str) -> rx.Component:
+    return rx.card(
+        rx.vstack(
+            rx.text(label, size="2", color_scheme="gray"),
+            rx.heading(value, size="7", data_testid=test_id),
+            spacing="1",
+        ),
+        width="100%",
+    )
+
+
+def _plan_badge() -> rx.Component:
+    return rx.cond(
+        State.premium,
+        rx.badge(rx.icon("crown", size=14), "Premium", color_scheme="amber", size="2"),
+        rx.badge("Free plan", color_scheme="gray", size="2"),
+    )
+
+
+def _overview_tab() -> rx.Component:
+    return rx.vstack(
+        rx.grid(
+            _figure("Photos saved", State.total, "overview-photos"),
+            _figure("Best score", State.best_score, "overview-best"),
+            _figure("On the leaderboard", State.listed_count, "overview-listed"),
+            _figure("Videos made", State.video_count, "overview-videos"),
+            columns=rx.breakpoints(initial="2", md="4"),
+            spacing="3",
+            width="100%",
+        ),
+        rx.card(
+            rx.hstack(
+                rx.vstack(
+                    rx.text("Your plan", size="2", color_scheme="gray"),
+                    _plan_badge(),
+                    spacing="1",
+                ),
+                rx.spacer(),
+                rx.cond(
+                    State.premium,
+                    rx.text(messages.UNLIMITED_EDITS, size="2"),
+                    rx.text(
+                        "Free edits remaining: ",
+                        rx.text.strong(State.free_edits_left),
+                        size="2",
+                    ),
+                ),
+                align="center",
+                width="100%",
+                wrap="wrap",
+            ),
+            width="100%",
+            data_testid="overview-plan",
+        ),
+        rx.cond(
+            State.personality_type != "",
+            rx.card(
+                rx.text("Your personality type", size="2", color_scheme="gray"),
+                rx.heading(State.personality_type, size="5"),
+                width="100%",
+            ),
+        ),
+        rx.hstack(
+            rx.link(icon_button("upload", messages.NAV_UPLOAD_PHOTO), href="/upload"),
+            rx.link(
+                icon_button("clapperboard", messages.NAV_VIDEO_GENERATION, variant="soft"),
+                href="/video-generation",
+            ),
+            spacing="3",
+            wrap="wrap",
+        ),
+        spacing="4",
+        width="100%",
+    )
+
+
+def _result_card(result: ResultRow) -> rx.Component:
+    return rx.card(
+        rx.vstack(
+            rx.hstack(
+                rx.heading(result.personality_type, size="4"),
+                rx.spacer(),
+                rx.badge(result.kind),
+                width="100%",
+                align="center",
+            ),
+            rx.text(result.analysis, size="2"),
+            rx.text(result.created, size="1", color_scheme="gray"),
+            spacing="2",
+        ),
+        width="100%",
+    )
+
+
+def _personality_tab() -> rx.Component:
+    return rx.cond(
+        State.results.length() > 0,
+        rx.vstack(rx.foreach(State.results, _result_card), spacing="3", width="100%"),
+        rx.card(
+            rx.vstack(
+                rx.icon("brain", size=36, color=styles.PINK),
+                rx.text("You haven't taken the personality test yet."),
+                rx.link(rx.button(messages.TITLE_PERSONALITY_TEST), href="/personality-test"),
+                align="center",
+                spacing="3",
+                padding="2em",
+            ),
+            width="100%",
+        ),
+    )
+
+
+def _premium_tab() -> rx.Component:
+    return rx.card(
+        rx.vstack(
+            rx.hstack(rx.heading("Premium Editing", size="5"), _plan_badge(), align="center"),
+            rx.text(f"{PREMIUM_PRICE} per month, cancel anytime.", color_scheme="gray"),
+            rx.cond(
+                State.premium,
+                rx.text("Unlimited edits and videos, feet and hands scoring, premium badge."),
+                rx.link(icon_button("crown", "Upgrade to Premium"), href="/premium"),
+            ),
+            spacing="3",
+        ),
+        width="100%",
+        data_testid="premium-tab",
+    )
+
+
+def _header() -> rx.Component:
+    return rx.hstack(
+        rx.vstack(
+            rx.heading("My Dashboard", size="7"),
+            rx.text(State.user_email, color_scheme="gray", data_testid="dashboard-email"),
+            spacing="1",
+        ),
+        rx.spacer(),
+        rx.button(messages.SIGN_OUT, variant="outline", on_click=State.sign_out),
+        width="100%",
+        align="center",
+    )
+
+
+def _tabs() -> rx.Component:
+    tabs = (
+        ("overview", "Overview", _overview_tab()),
+        ("photos", messages.NAV_MY_PHOTOS, my_photos_tab()),
+        ("personality", "Personality", _personality_tab()),
+        ("premium", "Premium", _premium_tab()),
+    )
+    return rx.tabs.root(
+        rx.tabs.list(*[rx.tabs.trigger(label, value=value) for value, label, _ in tabs]),
+        *[rx.tabs.content(body, value=value, padding_top="1.25em") for value, _, body in tabs],
+        value=State.tab,
+        on_change=State.set_tab,
+        width="100%",
+    )
+
+
+def dashboard_page() -> rx.Component:
+    """Only for signed-in members (others go to /auth and come back)."""
+    return page_layout(
+        rx.cond(
+            State.signed_in,
+            rx.vstack(_header(), _tabs(), account_zone(), spacing="5", width="100%"),
+            rx.center(rx.text(messages.LOADING_YOUR_PHOTOS), padding="4em", width="100%"),
+        )
+    )
+
+
+def register(app: rx.App) -> None:
+    """/dashboard and /user-dashboard: one dashboard, opening on different tabs."""
+    for route in ("/dashboard", "/user-dashboard"):
+        app.add_page(
+            dashboard_page,
+            route=route,
+            title="My Dashboard | PrettyScore",
+            on_load=DashboardState.open_page,
+        )

@@ -1,0 +1,114 @@
+"""Reflex state of the members' dashboard (/dashboard and /user-dashboard).
+
+The tab shown follows the address (``?tab=``; /dashboard opens on My Photos, the core
+document's screen, /user-dashboard on Overview), then the member's clicks. While the
+page is open the subscription is checked again every 30 s, so a payment completed in
+another tab, or a cancellation, shows without a reload.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import dataclasses
+import logging
+import secrets
+
+import reflex as rx
+
+from prettyscore.core.db import run_in_session
+from prettyscore.dashboard import service
+from prettyscore.photos.state import PhotosState
+
+log = logging.getLogger(__name__)
+
+TABS = ("overview", "photos", "personality", "premium")
+RECHECK_SECONDS = 30
+# A closed tab cannot tell the server, so the rechecks also stop after two hours.
+MAX_RECHECKS = 240
+
+
+@dataclasses.dataclass
+class ResultRow:
+    """One saved personality result as the Personality tab lists it."""
+
+    personality_type: str = ""
+    score: int = 0
+    kind: str = ""
+    analysis: str = ""
+    created: str = ""
+
+
+def _result_row(result: service.SavedResult) -> ResultRow:
+    created = result.created_at
+    return ResultRow(
+        personality_type=result.personality_type,
+        score=result.score,
+        kind="Detailed analysis" if result.detailed else "Basic result",
+        analysis=result.analysis,
+        created=f"{created:%b} {created.day}, {created.year}",
+    )
+
+
+def _tab_data(db, user_id) -> tuple[service.Overview, list[ResultRow]]:
+    results = service.personality_results(db, user_id)
+    return service.overview(db, user_id), [_result_row(result) for result in results]
+
+
+class DashboardState(PhotosState):
+    """The tabs of the dashboard and what Overview, Personality and Premium show."""
+
+    tab: str = "photos"
+    premium: bool = False
+    best_score: str = "–"
+    listed_count: int = 0
+    video_count: int = 0
+    free_edits_left: int = 0
+    personality_type: str = ""
+    results: list[ResultRow] = []
+
+    _watch: str = ""  # the one recheck loop allowed to run for this tab
+
+    @rx.event
+    async def open_page(self):
+        """on_load: members only; the tab named by the address; the recheck loop."""
+        if await self.current_user() is None:
+            return self.sign_in_redirect()
+        default = "overview" if self.router.url.path.startswith("/user-dashboard") else "photos"
+        wanted = self.router.url.query_parameters.get("tab", default)
+        self.tab = wanted if wanted in TABS else default
+        await self._refresh()
+        self._watch = secrets.token_hex(8)
+        return [PhotosState.open_dashboard, DashboardState.recheck_subscription]
+
+    @rx.event
+    def set_tab(self, value: str):
+        if value in TABS:
+            self.tab = value
+
+    async def _refresh(self) -> None:
+        user = await self.current_user()
+        if user is None:
+            return
+        figures, results = await run_in_session(_tab_data, user.id)
+        self.premium = figures.premium
+        self.best_score = "–" if figures.best_score is None else f"{figures.best_score:.1f}"
+        self.listed_count, self.video_count = figures.listed_count, figures.video_count
+        self.free_edits_left = figures.free_edits_left
+        self.personality_type = figures.personality_type or ""
+        self.results = results
+
+    @rx.event(background=True)
+    async def recheck_subscription(self):
+        """Every 30 s while this dashboard is open: the subscription state again."""
+        async with self:
+            watch = self._watch
+        for _ in range(MAX_RECHECKS):
+            await asyncio.sleep(RECHECK_SECONDS)
+            async with self:
+                on_dashboard = self.router.url.path.startswith(("/dashboard", "/user-dashboard"))
+                if self._watch != watch or not on_dashboard or not self.signed_in:
+                    return
+                try:
+                    await self._refresh()
+                except Exception:
+                    log.exception("Rechecking the subscription failed")
