@@ -13,6 +13,7 @@ from prettyscore.accounts import pages as accounts_pages
 from prettyscore.admin import pages as admin_pages
 from prettyscore.core.constants import MAX_UPLOAD_BYTES
 from prettyscore.core.upload_limits import limit_request_body
+from prettyscore.editor import pages as editor_pages
 from prettyscore.photos import pages as photos_pages
 from prettyscore.photos.housekeeping import purge_visitor_media_forever
 from prettyscore.photos.media_api import media_routes
@@ -36,5 +37,6 @@ site_pages.register(app)
 accounts_pages.register(app)
 scoring_pages.register(app)
 photos_pages.register(app)
+editor_pages.register(app)
 video_pages.register(app)
 admin_pages.register(app)
