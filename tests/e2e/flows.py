@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import re
 import uuid
+from pathlib import Path
 
 from prettyscore.core import messages
 
@@ -71,3 +72,23 @@ def new_member(page, base_url: str, prefix: str = "member") -> str:
     wait_until_ready(page)  # as a person would: the dashboard has finished loading
     page.get_by_test_id("dashboard-email").wait_for()
     return address
+
+
+def astronaut_jpeg(folder) -> Path:
+    """A real portrait (scikit-image's astronaut) as a JPEG file a person would pick."""
+    from PIL import Image
+    from skimage import data
+
+    path = Path(folder) / "astronaut.jpg"
+    Image.fromarray(data.astronaut()).save(path, format="JPEG", quality=92)
+    return path
+
+
+def score_photo(page, base_url: str, path) -> None:
+    """Open /upload, choose ``path``, get the score and wait for /results."""
+    open_page(page, f"{base_url}/upload")
+    page.get_by_test_id("upload-zone").locator("input[type=file]").set_input_files(str(path))
+    page.get_by_role("img", name="Your chosen photo").wait_for()
+    page.get_by_role("button", name=messages.GET_MY_SCORE).click()
+    wait_for_path(page, "/results")
+    page.get_by_test_id("results").wait_for()
