@@ -22,8 +22,12 @@ import shutil
 import tempfile
 import time
 import uuid
+from collections.abc import Iterable
 from dataclasses import dataclass
 from pathlib import Path
+
+from sqlalchemy import event
+from sqlalchemy.orm import Session
 
 from prettyscore.core import constants
 from prettyscore.core.settings import get_settings
@@ -197,6 +201,20 @@ class MediaStore:
             return False
         _remove_if_empty(path.parent)
         return True
+
+    def delete_after_commit(self, db: Session, keys: Iterable[str | None]) -> None:
+        """Remove files once ``db`` commits, so a rolled-back change never loses a file a
+        row still points at. (Nothing is removed if the transaction rolls back.)"""
+        doomed = [key for key in keys if key]
+        if not doomed:
+            return
+
+        def remove(_session) -> None:
+            for key in doomed:
+                with contextlib.suppress(InvalidMediaKey, OSError):
+                    self.delete(key)
+
+        event.listen(db, "after_commit", remove, once=True)
 
     def delete_owner(self, owner: MediaOwner) -> None:
         """Remove an owner's whole folder (a member deleting their account, a visitor leaving)."""

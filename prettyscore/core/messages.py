@@ -394,3 +394,12 @@ EDIT_NOT_SUPPORTED = (
     "I can't do that edit yet. Try a preset, or words like brighter, warmer, vintage "
     "or blur background."
 )
+
+# ---------------------------------------------------------------------------
+# Dashboard editor (our texts)
+# ---------------------------------------------------------------------------
+NOTHING_TO_REDO = "No edit to redo yet"
+FREE_EDITS_LEFT = "{n} free edits remaining"
+UNLIMITED_EDITS = "Unlimited edits with Premium"
+EDIT_AGAIN = "Edit Again"
+DOWNLOAD_HD = "Download HD Version (4K)"

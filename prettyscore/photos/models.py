@@ -9,7 +9,7 @@ from __future__ import annotations
 import uuid
 from datetime import datetime
 
-from sqlalchemy import Index, text
+from sqlalchemy import Index, UniqueConstraint, text
 from sqlmodel import Field, SQLModel
 
 from prettyscore.core.model_types import created_at_field, foreign_key, id_field, json_field
@@ -35,6 +35,27 @@ class Photo(SQLModel, table=True):
     # The analysed result this row was saved from: saving the same result twice (a double
     # click, two tabs) finds this row instead of making a second one.
     result_id: str | None = Field(default=None, max_length=64)
+    # The prompt of the member's latest edit of this photo: the editor's Redo applies it again.
+    last_edit_prompt: str | None = Field(default=None, max_length=1000)
+    created_at: datetime = created_at_field()
+
+
+class PhotoEditStep(SQLModel, table=True):
+    """One entry of a saved photo's undo stack (the dashboard editor).
+
+    Each edit pushes the image the photo showed before it; Undo pops the newest entry
+    and shows that image again. ``previous_image_url`` None means "no edit": the
+    original is shown.
+    """
+
+    __tablename__ = "photo_edit_steps"
+    __table_args__ = (UniqueConstraint("photo_id", "position"),)
+
+    id: uuid.UUID = id_field()
+    photo_id: uuid.UUID = foreign_key("photos.id", index=False)
+    position: int
+    previous_image_url: str | None = Field(default=None, max_length=512)
+    prompt: str = Field(max_length=1000)
     created_at: datetime = created_at_field()
 
 

@@ -19,7 +19,7 @@ from prettyscore.accounts.models import User
 from prettyscore.core import messages
 from prettyscore.core.errors import NotFound, ValidationFailed
 from prettyscore.core.media import MediaOwner, MediaStore, key_from_url, media_url
-from prettyscore.photos.models import Photo
+from prettyscore.photos.models import Photo, PhotoEditStep
 from prettyscore.scoring.service import ScoreResult
 
 log = logging.getLogger(__name__)
@@ -151,9 +151,12 @@ def get_photo(db: Session, user_id: uuid.UUID, photo_id: uuid.UUID | str) -> Pho
 
 
 def delete_photo(db: Session, store: MediaStore, user_id: uuid.UUID, photo_id) -> None:
-    """Delete the row (and with it any leaderboard entry) and its files."""
+    """Delete the row (and with it any leaderboard entry and undo steps) and its files."""
     photo = get_photo(db, user_id, photo_id)
-    urls = [photo.original_image_url, photo.edited_image_url]
+    earlier_edits = db.exec(
+        select(PhotoEditStep.previous_image_url).where(PhotoEditStep.photo_id == photo.id)
+    ).all()
+    urls = [photo.original_image_url, photo.edited_image_url, *earlier_edits]
     db.delete(photo)
     db.flush()
     for key in filter(None, map(key_from_url, urls)):

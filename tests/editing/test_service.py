@@ -3,7 +3,6 @@ count, Premium unlimited."""
 
 from __future__ import annotations
 
-import contextlib
 import io
 import threading
 import uuid
@@ -11,7 +10,6 @@ import uuid
 import pytest
 from PIL import Image
 from skimage import data
-from sqlmodel import Session
 
 from prettyscore.core import constants, messages
 from prettyscore.core.errors import DomainError, PermissionDenied, ValidationFailed
@@ -22,17 +20,6 @@ from prettyscore.editing import service
 @pytest.fixture
 def store(tmp_path) -> MediaStore:
     return MediaStore(tmp_path / "media")
-
-
-@pytest.fixture
-def db_factory(db_engine):
-    @contextlib.contextmanager
-    def factory():
-        with Session(db_engine, expire_on_commit=False) as session:
-            yield session
-            session.commit()
-
-    return factory
 
 
 @pytest.fixture
