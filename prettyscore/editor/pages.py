@@ -116,6 +116,14 @@ def _preview() -> rx.Component:
             style={"container_type": "inline-size"},
         ),
         _history_bar(),
+        rx.cond(
+            EditorState.from_my_photos,
+            rx.text(
+                "From My Photos: saving updates this photo.",
+                size="2",
+                color_scheme="gray",
+            ),
+        ),
         _new_photo_zone(),
         spacing="3",
         width="100%",

@@ -22,7 +22,7 @@ from contextlib import AbstractContextManager
 from dataclasses import dataclass, field
 
 from PIL import Image
-from sqlmodel import Session
+from sqlmodel import Session, select
 
 from prettyscore.core import images
 from prettyscore.core.errors import PermissionDenied
@@ -37,6 +37,7 @@ from prettyscore.core.media import (
 from prettyscore.editing import service as editing
 from prettyscore.editing.adjustments import Adjustments, apply_adjustments
 from prettyscore.photos import service as photos_service
+from prettyscore.photos.models import Photo
 from prettyscore.scoring import service as scoring
 from prettyscore.scoring.service import ScoreResult
 
@@ -169,6 +170,17 @@ def open_member_photo(db: Session, user_id: uuid.UUID, photo_id: str) -> OpenedP
         raise PermissionDenied(NOT_YOUR_PHOTO)
     score_text = "10" if photo.score >= 10 else f"{photo.score:.1f}"
     return OpenedPhoto(str(photo.id), key, score_text, photo.rating_label)
+
+
+def saved_photo_of_result(db: Session, user_id: uuid.UUID, result_id: str) -> str | None:
+    """The member's photo already saved from this result on /results, if any (so saving
+    from the editor updates it rather than making a second copy)."""
+    if not result_id:
+        return None
+    photo_id = db.exec(
+        select(Photo.id).where(Photo.result_id == result_id, Photo.user_id == user_id)
+    ).first()
+    return str(photo_id) if photo_id else None
 
 
 # ---------------------------------------------------------------------------

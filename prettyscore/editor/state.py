@@ -90,6 +90,7 @@ class EditorState(AuthState):
     _versions: list[dict] = []
     _position: int = -1
     _photo_id: str = ""
+    _result_id: str = ""
     _source: str = ""
 
     # -- the history ---------------------------------------------------------------
@@ -126,6 +127,7 @@ class EditorState(AuthState):
         service.discard(media_store(), (Version(**dict(v)) for v in self._versions))
         self._keep(VersionHistory.starting_with(first, *more))
         self._source, self._photo_id, self.from_my_photos = source, "", False
+        self._result_id = ""
         self.score_text = self.score_label = ""
         self.image_width = width
 
@@ -182,6 +184,7 @@ class EditorState(AuthState):
             versions.append(Version(result.edited_key))
         width = await asyncio.to_thread(service.image_width, media_store(), versions[-1].key)
         await self._start(*versions, source=source, width=width)
+        self._result_id = result.result_id
         self.score_text, self.score_label = result.score_text, result.label
         return reset_sliders()
 
@@ -376,8 +379,10 @@ class EditorState(AuthState):
             async with self:
                 if baked:
                     self._add_version(Version(baked, changes.describe(), made_here=True))
-                history, photo_id = self._history(), self._photo_id
+                history, photo_id, result_id = self._history(), self._photo_id, self._result_id
             final_key = baked or key
+            if not photo_id:
+                photo_id = await run_in_session(service.saved_photo_of_result, user.id, result_id)
             if photo_id:
                 await run_in_session(
                     service.update_member_photo,

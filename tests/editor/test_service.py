@@ -209,3 +209,14 @@ def test_nobody_opens_or_saves_over_another_members_photo(db_factory, store):
     with db_factory() as db, pytest.raises(NotFound):
         service.update_member_photo(db, store, intruder, photo_id, final, "mine now")
     assert not any(store.root.glob(f"u/{intruder}/*"))
+
+
+def test_a_result_saved_on_the_results_page_is_found_again_not_saved_twice(db_factory, store):
+    uid, other = member(db_factory), member(db_factory)
+    result = service.score_new_photo(store, stored_astronaut(store), stored_astronaut(store))
+    with db_factory() as db:
+        photo_id = str(photos_service.save_result(db, store, uid, result).id)
+    with db_factory() as db:
+        assert service.saved_photo_of_result(db, uid, result.result_id) == photo_id
+        assert service.saved_photo_of_result(db, other, result.result_id) is None
+        assert service.saved_photo_of_result(db, uid, "") is None
