@@ -51,12 +51,14 @@ EDITED_JPEG_QUALITY = 92
 # ---------------------------------------------------------------------------
 @dataclass(frozen=True)
 class Version:
-    """One state of the photo: its file, what made it, and whether the editor made it
-    (then its file goes when the version is dropped)."""
+    """One state of the photo: its file, what made it, whether the editor made it (then
+    its file goes when the version is dropped), and its width in pixels (the preview
+    scales the blur by it)."""
 
     key: str
     prompt: str = ""
     made_here: bool = False
+    width: int = 0
 
 
 @dataclass
@@ -74,7 +76,10 @@ class VersionHistory:
     @classmethod
     def from_state(cls, versions: Iterable[dict], position: int) -> VersionHistory:
         """Rebuild from the plain form kept in state (state may hand us proxies)."""
-        rows = [Version(str(v["key"]), str(v["prompt"]), bool(v["made_here"])) for v in versions]
+        rows = [
+            Version(str(v["key"]), str(v["prompt"]), bool(v["made_here"]), int(v["width"]))
+            for v in versions
+        ]
         return cls(rows, min(int(position), len(rows) - 1))
 
     def to_state(self) -> tuple[list[dict], int]:
@@ -213,6 +218,7 @@ class EditedVersions:
 
     baked_key: str | None
     outcome: editing.EditOutcome
+    width: int  # of the edited photo
 
 
 def edit_with_adjustments(
@@ -245,7 +251,7 @@ def edit_with_adjustments(
         if baked:
             store.delete(baked)
         raise
-    return EditedVersions(baked, outcome)
+    return EditedVersions(baked, outcome, image_width(store, outcome.image_key))
 
 
 # ---------------------------------------------------------------------------

@@ -105,6 +105,7 @@ class EditorState(AuthState):
         self.version_number = history.position + 1
         self.version_count = len(history.versions)
         self.can_undo, self.can_redo = history.can_undo, history.can_redo
+        self.image_width = current.width if current else 0
 
     async def _owners(self) -> list[MediaOwner]:
         """Whose files this tab may use: this browser's and the signed-in member's."""
@@ -122,14 +123,13 @@ class EditorState(AuthState):
             return None
         return service.check_owned(current.key, await self._owners())
 
-    async def _start(self, first: Version, *more: Version, source: str, width: int) -> None:
+    def _start(self, first: Version, *more: Version, source: str) -> None:
         """A new photo: the old versions go, the score and the sliders start afresh."""
         service.discard(media_store(), (Version(**dict(v)) for v in self._versions))
         self._keep(VersionHistory.starting_with(first, *more))
         self._source, self._photo_id, self.from_my_photos = source, "", False
         self._result_id = ""
         self.score_text = self.score_label = ""
-        self.image_width = width
 
     async def _load_allowance(self) -> None:
         user = await self.current_user()
@@ -166,7 +166,7 @@ class EditorState(AuthState):
             width = await asyncio.to_thread(service.image_width, media_store(), opened.key)
         except DomainError as error:
             return [rx.toast.error(error.message)]
-        await self._start(Version(opened.key), source=f"photo:{photo_id}", width=width)
+        self._start(Version(opened.key, width=width), source=f"photo:{photo_id}")
         self._photo_id, self.from_my_photos = opened.photo_id, True
         self.score_text, self.score_label = opened.score_text, opened.label
         return reset_sliders()
@@ -179,11 +179,10 @@ class EditorState(AuthState):
         source = f"results:{result.result_id}:{result.edited_key or ''}"
         if self._source == source:
             return []
-        versions = [Version(result.image_key)]
-        if result.edited_key:
-            versions.append(Version(result.edited_key))
-        width = await asyncio.to_thread(service.image_width, media_store(), versions[-1].key)
-        await self._start(*versions, source=source, width=width)
+        keys = [result.image_key, *([result.edited_key] if result.edited_key else [])]
+        widths = [await asyncio.to_thread(service.image_width, media_store(), k) for k in keys]
+        versions = (Version(key, width=width) for key, width in zip(keys, widths, strict=True))
+        self._start(*versions, source=source)
         self._result_id = result.result_id
         self.score_text, self.score_label = result.score_text, result.label
         return reset_sliders()
@@ -203,7 +202,7 @@ class EditorState(AuthState):
         except Exception:
             log.exception("Reading an editor upload failed")
             return rx.toast.error(messages.FAILED_TO_READ_IMAGE)
-        await self._start(Version(key, made_here=True), source=f"upload:{key}", width=width)
+        self._start(Version(key, made_here=True, width=width), source=f"upload:{key}")
         return reset_sliders()
 
     @rx.event
@@ -248,7 +247,7 @@ class EditorState(AuthState):
             log.exception("Applying the sliders failed")
             return rx.toast.error(messages.FAILED_TO_EDIT_PHOTO)
         if baked:
-            self._add_version(Version(baked, changes.describe(), made_here=True))
+            self._add_version(Version(baked, changes.describe(), True, self.image_width))
         return reset_sliders()
 
     # -- AI edits ------------------------------------------------------------------
@@ -315,8 +314,8 @@ class EditorState(AuthState):
 
     def _show_edit(self, edited: service.EditedVersions, changes: Adjustments, prompt: str):
         if edited.baked_key:
-            self._add_version(Version(edited.baked_key, changes.describe(), made_here=True))
-        self._add_version(Version(edited.outcome.image_key, prompt, made_here=True))
+            self._add_version(Version(edited.baked_key, changes.describe(), True, self.image_width))
+        self._add_version(Version(edited.outcome.image_key, prompt, True, edited.width))
         self.editing, self.edit_prompt = False, ""
         remaining = edited.outcome.remaining
         if remaining == editing.UNLIMITED:
@@ -378,7 +377,7 @@ class EditorState(AuthState):
             baked = await asyncio.to_thread(service.bake, media_store(), key, changes, owner)
             async with self:
                 if baked:
-                    self._add_version(Version(baked, changes.describe(), made_here=True))
+                    self._add_version(Version(baked, changes.describe(), True, self.image_width))
                 history, photo_id, result_id = self._history(), self._photo_id, self._result_id
             final_key = baked or key
             if not photo_id:

@@ -79,7 +79,7 @@ def test_a_new_edit_drops_the_redo_versions():
 
 
 def test_the_history_survives_the_round_trip_through_state():
-    history = VersionHistory.starting_with(Version("a"), Version("b", "x", made_here=True))
+    history = VersionHistory.starting_with(Version("a", width=9), Version("b", "x", True, 12))
     history.undo()
     rows, position = history.to_state()
     assert VersionHistory.from_state(rows, position) == history
@@ -129,6 +129,7 @@ def test_an_ai_edit_keeps_the_pending_sliders_and_counts_one_edit(db_factory, st
     )
     assert edited.baked_key and store.exists(edited.baked_key)
     assert edited.outcome.remaining == constants.FREE_EDITS - 1
+    assert edited.width == data.astronaut().shape[1]
     assert mean_level(store, edited.outcome.image_key) > mean_level(store, key) + 15
 
 
