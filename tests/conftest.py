@@ -28,7 +28,7 @@ import redis
 from psycopg import sql
 
 # Shared fixtures: migrated databases (db, ...) and the running app in a browser (page, ...).
-pytest_plugins = ["tests.fixtures.database", "tests.fixtures.browser"]
+pytest_plugins = ["tests.fixtures.database", "tests.fixtures.browser", "tests.fixtures.ai_provider"]
 
 PROJECT_ROOT = Path(__file__).resolve().parents[1]
 

@@ -11,7 +11,7 @@ from __future__ import annotations
 import functools
 import os
 import secrets
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 
 PROJECT_ROOT = Path(__file__).resolve().parents[2]
@@ -79,6 +79,17 @@ class Settings:
     stripe_api_base: str | None
     analysis_wait_seconds: float
     scoring_engine: str
+    edit_engine: str
+    edit_api_base: str
+    edit_api_key: str | None = field(repr=False)  # never printed with the settings
+    edit_model: str
+    edit_timeout_seconds: float
+    video_engine: str
+    video_api_base: str
+    video_api_key: str | None = field(repr=False)
+    video_model: str
+    video_timeout_seconds: float
+    video_poll_seconds: float
 
     @property
     def is_sqlite(self) -> bool:
@@ -113,6 +124,17 @@ def load_settings() -> Settings:
         stripe_api_base=_env("STRIPE_API_BASE"),
         analysis_wait_seconds=_env_float("ANALYSIS_WAIT_SECONDS", 3.0),
         scoring_engine=_env("SCORING_ENGINE", "analysis"),
+        edit_engine=_env("EDIT_ENGINE", "local"),
+        edit_api_base=_env("EDIT_API_BASE", "https://api.openai.com/v1").rstrip("/"),
+        edit_api_key=_env("EDIT_API_KEY"),
+        edit_model=_env("EDIT_MODEL", "gpt-image-1"),
+        edit_timeout_seconds=_env_float("EDIT_TIMEOUT_SECONDS", 120.0),
+        video_engine=_env("VIDEO_ENGINE", "local"),
+        video_api_base=_env("VIDEO_API_BASE", "https://api.dev.runwayml.com/v1").rstrip("/"),
+        video_api_key=_env("VIDEO_API_KEY"),
+        video_model=_env("VIDEO_MODEL", "gen4_turbo"),
+        video_timeout_seconds=_env_float("VIDEO_TIMEOUT_SECONDS", 150.0),
+        video_poll_seconds=_env_float("VIDEO_POLL_SECONDS", 5.0),
     )
 
 

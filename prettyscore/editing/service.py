@@ -21,7 +21,7 @@ from prettyscore.core import constants, images, messages
 from prettyscore.core.errors import DomainError, PermissionDenied
 from prettyscore.core.media import MediaOwner, MediaStore, visitor_id
 from prettyscore.core.model_types import utcnow
-from prettyscore.editing.engines import engine_named
+from prettyscore.editing.engines import engine_named, get_edit_engine
 from prettyscore.editing.models import EditAllowance
 
 DbFactory = Callable[[], AbstractContextManager[Session]]
@@ -88,14 +88,14 @@ def edit_photo(
     image_key: str,
     prompt: str,
     media_owner: MediaOwner,
-    engine_name: str = "local",
+    engine_name: str | None = None,
 ) -> EditOutcome:
     """Edit a stored photo into a new one (slow: call it on a worker thread).
 
     Raises the documents' upgrade message when no free edit is left, the engine's own
     message for an instruction it cannot carry out (no edit used), or DomainError.
     """
-    engine = engine_named(engine_name)
+    engine = engine_named(engine_name) if engine_name else get_edit_engine()
     if not (prompt or "").strip():
         raise DomainError(messages.PLEASE_ENTER_EDIT_INSTRUCTION)
     if not premium:

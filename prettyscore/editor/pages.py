@@ -6,7 +6,13 @@ import reflex as rx
 
 from prettyscore.core import messages
 from prettyscore.editing.adjustments import BLUR_MAX, BLUR_STEP, PERCENT_MAX
-from prettyscore.editing.presets import PRESET_GROUPS
+from prettyscore.editing.components import (
+    custom_prompt_form,
+    free_edits_line,
+    no_edits_left,
+    preset_tabs,
+    upgrade_prompt,
+)
 from prettyscore.editor.state import (
     EDITOR_UPLOAD_ID,
     SLIDER_DEFAULTS,
@@ -41,10 +47,6 @@ _RANGE = {
     "cursor": "pointer",
     "&:focus-visible": {"outline": "2px solid var(--pink-9)", "outline_offset": "3px"},
 }
-
-
-def _no_edits_left():
-    return ~EditorState.premium & (EditorState.free_edits_left <= 0)
 
 
 def _busy():
@@ -272,106 +274,32 @@ def _sliders_card() -> rx.Component:
 # ---------------------------------------------------------------------------
 # AI edits
 # ---------------------------------------------------------------------------
-def _free_edits_line() -> rx.Component:
-    return rx.cond(
-        EditorState.premium,
-        rx.text("Unlimited edits with Premium", size="2", color_scheme="gray"),
-        rx.text(
-            "Free edits remaining: ",
-            rx.text.strong(EditorState.free_edits_left),
-            size="2",
-            color_scheme="gray",
-            data_testid="free-edits-left",
-        ),
-    )
-
-
-def _preset_button(prompt: str) -> rx.Component:
-    return rx.button(
-        prompt,
-        variant="soft",
-        size="2",
-        on_click=EditorState.run_edit(prompt, slider_values()),
-        disabled=_busy() | _no_edits_left(),
-        style={"white_space": "normal", "height": "auto", "min_height": "2.5rem"},
-    )
-
-
-def _presets() -> rx.Component:
-    return rx.tabs.root(
-        rx.tabs.list(*[rx.tabs.trigger(tab, value=tab) for tab in PRESET_GROUPS]),
-        *[
-            rx.tabs.content(
-                rx.grid(
-                    *[_preset_button(prompt) for prompt in prompts],
-                    columns=rx.breakpoints(initial="1", sm="2"),
-                    spacing="2",
-                    padding_top="0.75em",
-                ),
-                value=tab,
-            )
-            for tab, prompts in PRESET_GROUPS.items()
-        ],
-        default_value=next(iter(PRESET_GROUPS)),
-        width="100%",
-    )
-
-
-def _custom_prompt() -> rx.Component:
-    """A free-text instruction; Enter submits. Hidden fields carry the sliders' values."""
-    return rx.form(
-        rx.hstack(
-            rx.input(
-                name="prompt",
-                value=EditorState.edit_prompt,
-                on_change=EditorState.set_edit_prompt,
-                placeholder="e.g. make it warmer and blur the background",
-                aria_label="Editing instruction",
-                width="100%",
-                size="3",
-            ),
-            *[
-                rx.el.input(type="hidden", name=name, value=SLIDERS[name].value)
-                for name in SLIDER_DEFAULTS
-            ],
-            icon_button(
-                "wand-sparkles",
-                "Edit",
-                type="submit",
-                size="3",
-                style=styles.GRADIENT_BUTTON,
-                disabled=(EditorState.edit_prompt.strip() == "") | _busy() | _no_edits_left(),
-            ),
-            width="100%",
-        ),
-        on_submit=EditorState.submit_custom_edit,
-        reset_on_submit=False,
-        width="100%",
-    )
-
-
 def _ai_card() -> rx.Component:
+    """The shared AI edit controls; every edit carries the sliders' pending values."""
+    no_edits = no_edits_left(EditorState.premium, EditorState.free_edits_left)
     return card(
         rx.vstack(
             rx.hstack(
                 rx.heading("AI Edits", size="4"),
                 rx.spacer(),
-                _free_edits_line(),
+                free_edits_line(EditorState.premium, EditorState.free_edits_left),
                 width="100%",
                 align="center",
                 wrap="wrap",
             ),
-            _presets(),
-            rx.text("Custom AI Edit", weight="medium", size="2"),
-            _custom_prompt(),
-            rx.cond(
-                _no_edits_left(),
-                rx.vstack(
-                    rx.text(messages.USED_ALL_FREE_EDITS, size="2", weight="medium"),
-                    rx.link(icon_button("crown", "Upgrade to Premium", size="2"), href="/premium"),
-                    spacing="2",
-                ),
+            preset_tabs(
+                lambda prompt: EditorState.run_edit(prompt, slider_values()),
+                disabled=_busy() | no_edits,
             ),
+            rx.text("Custom AI Edit", weight="medium", size="2"),
+            custom_prompt_form(
+                value=EditorState.edit_prompt,
+                on_change=EditorState.set_edit_prompt,
+                on_submit=EditorState.submit_custom_edit(slider_values()),
+                busy=_busy(),
+                no_edits=no_edits,
+            ),
+            upgrade_prompt(no_edits),
             spacing="3",
             width="100%",
         ),

@@ -256,13 +256,11 @@ class EditorState(AuthState):
         self.edit_prompt = value
 
     @rx.event
-    def submit_custom_edit(self, form: dict):
-        """Custom AI Edit (the button, or Enter in the field); the form carries the
-        sliders' values in hidden fields."""
-        prompt = str(form.get("prompt") or self.edit_prompt).strip()
+    def submit_custom_edit(self, adjustments: dict):
+        """Custom AI Edit (the button, or Enter in the field), with the sliders' values."""
+        prompt = self.edit_prompt.strip()
         if not prompt:
             return rx.toast.error(messages.PLEASE_ENTER_EDIT_INSTRUCTION)
-        adjustments = {name: form.get(name) for name in SLIDER_DEFAULTS}
         return EditorState.run_edit(prompt, adjustments)
 
     @rx.event(background=True)

@@ -5,11 +5,15 @@ from __future__ import annotations
 import reflex as rx
 
 from prettyscore.core import messages
+from prettyscore.photos.editor_panel import editor_panel
+from prettyscore.photos.editor_state import PhotoEditorState
 from prettyscore.photos.state import PhotosState
 from prettyscore.ui import styles
 from prettyscore.ui.comparison import before_after_slider, photo_frame
 from prettyscore.ui.layout import page_layout
 from prettyscore.ui.share import share_button, share_text_var
+from prettyscore.video.pages import video_dialog
+from prettyscore.video.state import VideoState
 
 
 def _score_badge(score_text) -> rx.Component:
@@ -59,77 +63,106 @@ def _photo_card(photo) -> rx.Component:
             spacing="2",
             width="100%",
         ),
-        on_click=PhotosState.open_details(photo.id),
+        on_click=[PhotoEditorState.close_editor, PhotosState.open_details(photo.id)],
         cursor="pointer",
         data_testid="photo-card",
         width="100%",
     )
 
 
-def _details_dialog() -> rx.Component:
+def _open_video_dialog() -> list:
+    """Close this dialog (two modals never stack), then open the video dialog with the
+    selected photo's current image."""
+    return [
+        PhotosState.set_details_open(False),
+        VideoState.open_dialog(PhotosState.selected.id),
+    ]
+
+
+def _details_view() -> rx.Component:
+    """The saved photo with its actions: Edit Photo, Download, Share, Delete."""
     photo = PhotosState.selected
+    return rx.fragment(
+        rx.dialog.title(photo.label, " · ", photo.score_text, "/10"),
+        rx.cond(
+            photo.edited_url != "",
+            before_after_slider(photo.original_url, photo.edited_url),
+            photo_frame(photo.original_url),
+        ),
+        rx.hstack(
+            rx.button(
+                rx.icon("wand-sparkles", size=16),
+                "Edit Photo",
+                variant="soft",
+                on_click=PhotoEditorState.open_editor,
+            ),
+            rx.button(
+                rx.icon("clapperboard", size=16),
+                "Generate Video",
+                variant="soft",
+                on_click=_open_video_dialog(),
+            ),
+            rx.button(
+                rx.icon("download", size=16),
+                "Download",
+                variant="soft",
+                on_click=PhotosState.download_photo(
+                    rx.cond(photo.edited_url != "", "edited", "original")
+                ),
+            ),
+            share_button(
+                share_text_var(photo.score, photo.label),
+                photo.image_url,
+                size="2",
+                variant="soft",
+                style={},
+            ),
+            rx.alert_dialog.root(
+                rx.alert_dialog.trigger(
+                    rx.button(
+                        rx.icon("trash-2", size=16),
+                        "Delete",
+                        color_scheme="red",
+                        variant="soft",
+                    )
+                ),
+                rx.alert_dialog.content(
+                    rx.alert_dialog.title("Delete this photo?"),
+                    rx.alert_dialog.description(
+                        "The photo, its files and any leaderboard entry are deleted for good."
+                    ),
+                    rx.hstack(
+                        rx.alert_dialog.cancel(rx.button("Cancel", variant="soft")),
+                        rx.alert_dialog.action(
+                            rx.button(
+                                "Delete photo",
+                                color_scheme="red",
+                                on_click=PhotosState.delete_selected,
+                            )
+                        ),
+                        spacing="3",
+                        justify="end",
+                    ),
+                ),
+            ),
+            spacing="2",
+            wrap="wrap",
+            padding_top="1em",
+        ),
+    )
+
+
+def _details_dialog() -> rx.Component:
+    """A saved photo's dialog: its details, or the editor panel after 'Edit Photo'."""
     return rx.dialog.root(
         rx.dialog.content(
-            rx.dialog.title(photo.label, " · ", photo.score_text, "/10"),
             rx.cond(
-                photo.edited_url != "",
-                before_after_slider(photo.original_url, photo.edited_url),
-                photo_frame(photo.original_url),
-            ),
-            rx.hstack(
-                rx.link(
-                    rx.button(rx.icon("wand-sparkles", size=16), "Edit Photo", variant="soft"),
-                    href="/editor?photo=" + photo.id,
-                ),
-                rx.button(
-                    rx.icon("download", size=16),
-                    "Download",
-                    variant="soft",
-                    on_click=PhotosState.download_photo(
-                        rx.cond(photo.edited_url != "", "edited", "original")
-                    ),
-                ),
-                share_button(
-                    share_text_var(photo.score, photo.label),
-                    photo.image_url,
-                    size="2",
-                    variant="soft",
-                    style={},
-                ),
-                rx.alert_dialog.root(
-                    rx.alert_dialog.trigger(
-                        rx.button(
-                            rx.icon("trash-2", size=16),
-                            "Delete",
-                            color_scheme="red",
-                            variant="soft",
-                        )
-                    ),
-                    rx.alert_dialog.content(
-                        rx.alert_dialog.title("Delete this photo?"),
-                        rx.alert_dialog.description(
-                            "The photo, its files and any leaderboard entry are deleted for good."
-                        ),
-                        rx.hstack(
-                            rx.alert_dialog.cancel(rx.button("Cancel", variant="soft")),
-                            rx.alert_dialog.action(
-                                rx.button(
-                                    "Delete photo",
-                                    color_scheme="red",
-                                    on_click=PhotosState.delete_selected,
-                                )
-                            ),
-                            spacing="3",
-                            justify="end",
-                        ),
-                    ),
-                ),
-                spacing="2",
-                wrap="wrap",
-                padding_top="1em",
+                PhotoEditorState.editor_open,
+                editor_panel(_open_video_dialog()),
+                _details_view(),
             ),
             rx.dialog.close(rx.button("Close", variant="ghost", margin_top="1em")),
-            max_width="560px",
+            max_width="620px",
         ),
         open=PhotosState.details_open,
         on_open_change=PhotosState.set_details_open,
@@ -245,6 +278,7 @@ def dashboard_page() -> rx.Component:
                     rx.cond(PhotosState.total == 0, _empty_state(), _photo_grid()),
                 ),
                 _details_dialog(),
+                video_dialog(),
                 _account_zone(),
                 spacing="5",
                 width="100%",

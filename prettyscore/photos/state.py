@@ -102,6 +102,7 @@ class PhotosState(AuthState):
         """on_load of /dashboard: members only (others go to /auth and come back)."""
         if await self.current_user() is None:
             return self.sign_in_redirect()
+        self.details_open = False  # a reload shows the grid, not the last dialog
         return await self._load(reset=True)
 
     async def _load(self, *, reset: bool):

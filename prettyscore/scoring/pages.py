@@ -6,7 +6,8 @@ import reflex as rx
 
 from prettyscore.core import messages
 from prettyscore.core.settings import get_settings
-from prettyscore.editing.presets import PRESET_GROUPS, UPSCALE_PROMPT
+from prettyscore.editing import components as edit_controls
+from prettyscore.editing.presets import UPSCALE_PROMPT
 from prettyscore.scoring.state import UPLOAD_PAGE_ID, ScoreState
 from prettyscore.ui import styles
 from prettyscore.ui.celebration import confetti
@@ -183,33 +184,8 @@ def _photo_panel() -> rx.Component:
     )
 
 
-def _free_edits_line() -> rx.Component:
-    return rx.cond(
-        ScoreState.premium,
-        rx.text("Unlimited edits with Premium", size="2", color_scheme="gray"),
-        rx.text(
-            "Free edits remaining: ",
-            rx.text.strong(ScoreState.free_edits_left),
-            size="2",
-            color_scheme="gray",
-            data_testid="free-edits-left",
-        ),
-    )
-
-
 def _no_edits_left():
-    return ~ScoreState.premium & (ScoreState.free_edits_left <= 0)
-
-
-def _preset_button(prompt: str, kind: str = "enhance") -> rx.Component:
-    return rx.button(
-        prompt,
-        variant="soft",
-        size="2",
-        on_click=ScoreState.run_edit(prompt, kind),
-        disabled=ScoreState.editing | _no_edits_left(),
-        style={"white_space": "normal", "height": "auto", "min_height": "2.5rem"},
-    )
+    return edit_controls.no_edits_left(ScoreState.premium, ScoreState.free_edits_left)
 
 
 def _quick_enhancements() -> rx.Component:
@@ -219,37 +195,24 @@ def _quick_enhancements() -> rx.Component:
             rx.hstack(
                 rx.heading("Quick AI Enhancements", size="4"),
                 rx.spacer(),
-                _free_edits_line(),
+                edit_controls.free_edits_line(ScoreState.premium, ScoreState.free_edits_left),
                 width="100%",
                 align="center",
                 wrap="wrap",
             ),
-            rx.tabs.root(
-                rx.tabs.list(*[rx.tabs.trigger(tab, value=tab) for tab in PRESET_GROUPS]),
-                *[
-                    rx.tabs.content(
-                        rx.grid(
-                            *[_preset_button(prompt) for prompt in prompts],
-                            columns=rx.breakpoints(initial="1", sm="2"),
-                            spacing="2",
-                            padding_top="0.75em",
-                        ),
-                        value=tab,
-                    )
-                    for tab, prompts in PRESET_GROUPS.items()
-                ],
-                default_value=next(iter(PRESET_GROUPS)),
-                width="100%",
+            edit_controls.preset_tabs(
+                lambda prompt: ScoreState.run_edit(prompt, "enhance"),
+                ScoreState.editing | _no_edits_left(),
             ),
             icon_button(
                 "maximize-2",
-                "Download HD Version (4K)",
+                messages.DOWNLOAD_HD,
                 variant="outline",
                 size="2",
                 on_click=ScoreState.run_edit(UPSCALE_PROMPT, "upscale"),
                 disabled=ScoreState.editing | _no_edits_left(),
             ),
-            rx.cond(ScoreState.editing, rx.hstack(rx.spinner(), rx.text("Editing..."))),
+            edit_controls.editing_indicator(ScoreState.editing),
             spacing="3",
             width="100%",
         ),
@@ -262,44 +225,14 @@ def _custom_edit() -> rx.Component:
     return rx.card(
         rx.vstack(
             rx.heading("Custom AI Edit", size="4"),
-            rx.form(
-                rx.hstack(
-                    rx.input(
-                        name="prompt",
-                        value=ScoreState.edit_prompt,
-                        on_change=ScoreState.set_edit_prompt,
-                        placeholder="e.g. make it warmer and blur the background",
-                        aria_label="Editing instruction",
-                        width="100%",
-                        size="3",
-                    ),
-                    icon_button(
-                        "wand-sparkles",
-                        "Edit",
-                        type="submit",
-                        size="3",
-                        style=styles.GRADIENT_BUTTON,
-                        disabled=(ScoreState.edit_prompt.strip() == "")
-                        | ScoreState.editing
-                        | _no_edits_left(),
-                    ),
-                    width="100%",
-                ),
+            edit_controls.custom_prompt_form(
+                value=ScoreState.edit_prompt,
+                on_change=ScoreState.set_edit_prompt,
                 on_submit=ScoreState.submit_custom_edit,
-                reset_on_submit=False,
-                width="100%",
+                busy=ScoreState.editing,
+                no_edits=_no_edits_left(),
             ),
-            rx.cond(
-                _no_edits_left(),
-                rx.vstack(
-                    rx.text(messages.USED_ALL_FREE_EDITS, size="2", weight="medium"),
-                    rx.link(
-                        icon_button("crown", "Upgrade to Premium", size="2"),
-                        href="/premium",
-                    ),
-                    spacing="2",
-                ),
-            ),
+            edit_controls.upgrade_prompt(_no_edits_left()),
             rx.cond(
                 ScoreState.edited_url != "",
                 icon_button(

@@ -308,6 +308,36 @@ def share_button(
     )
 
 
+def _social_options(text: rx.Var, url: rx.Var) -> list[rx.Component]:
+    """X/Twitter and Facebook open their share pages; Instagram and TikTok, which have
+    none, copy the message and say so."""
+    return [
+        _link_option(NETWORK_X, "text:X", "#111827", share_href("x", text, url), True),
+        _link_option(
+            NETWORK_FACEBOOK, "text:f", "#1877f2", share_href("facebook", text, url), True
+        ),
+        _copy_option(
+            NETWORK_INSTAGRAM,
+            "camera",
+            "linear-gradient(45deg, #f59e0b, #ec4899 50%, #8b5cf6)",
+            text,
+        ),
+        _copy_option(NETWORK_TIKTOK, "music-2", "#111827", text),
+    ]
+
+
+def social_share_row(share_text: Any, page_url: Any) -> rx.Component:
+    """The four social networks alone (the dashboard editor's share buttons)."""
+    return rx.grid(
+        *_social_options(rx.Var.create(share_text), rx.Var.create(page_url)),
+        columns="4",
+        spacing="2",
+        width="100%",
+        role="group",
+        aria_label=messages.SHARE_HEADING,
+    )
+
+
 def share_panel(share_text: Any, image_url: Any, page_url: Any) -> rx.Component:
     """The share panel: the main Share button and the six options.
 
@@ -335,17 +365,7 @@ def share_panel(share_text: Any, image_url: Any, page_url: Any) -> rx.Component:
                 _link_option(
                     NETWORK_EMAIL, "mail", "#6366f1", share_href("email", text, url), False
                 ),
-                _link_option(NETWORK_X, "text:X", "#111827", share_href("x", text, url), True),
-                _link_option(
-                    NETWORK_FACEBOOK, "text:f", "#1877f2", share_href("facebook", text, url), True
-                ),
-                _copy_option(
-                    NETWORK_INSTAGRAM,
-                    "camera",
-                    "linear-gradient(45deg, #f59e0b, #ec4899 50%, #8b5cf6)",
-                    text,
-                ),
-                _copy_option(NETWORK_TIKTOK, "music-2", "#111827", text),
+                *_social_options(text, url),
                 columns=rx.breakpoints(initial="3", md="6"),
                 spacing="3",
                 width="100%",

@@ -1,4 +1,7 @@
-"""/video-generation: turn a photo into a short video."""
+"""Video generation: the /video-generation page and the dashboard's video dialog.
+
+Both show the same panel (``video_panel``), driven by the same ``VideoState``.
+"""
 
 from __future__ import annotations
 
@@ -9,6 +12,10 @@ from prettyscore.ui import styles
 from prettyscore.ui.components import icon_button, image_drop_zone, page_header
 from prettyscore.ui.layout import page_layout
 from prettyscore.video.state import VIDEO_UPLOAD_ID, VideoState
+
+DURATION_CHOICES = (5, 10)
+PAGE_TITLE = "AI Video Generation"
+PAGE_SUBTITLE = "Bring your photo to life in a short video"
 
 
 def _choose_image() -> rx.Component:
@@ -24,6 +31,25 @@ def _choose_image() -> rx.Component:
         on_drop=VideoState.choose_image(rx.upload_files(upload_id=VIDEO_UPLOAD_ID)),
         on_drop_rejected=rx.toast.error(messages.PLEASE_UPLOAD_IMAGE_FILE),
         data_testid="video-upload-zone",
+    )
+
+
+def _duration_choice() -> rx.Component:
+    return rx.hstack(
+        rx.text("Duration", size="2", weight="medium"),
+        rx.select.root(
+            rx.select.trigger(aria_label="Video duration"),
+            rx.select.content(
+                *[
+                    rx.select.item(f"{seconds} seconds", value=str(seconds))
+                    for seconds in DURATION_CHOICES
+                ]
+            ),
+            value=VideoState.duration.to_string(),
+            on_change=VideoState.set_duration,
+        ),
+        align="center",
+        spacing="3",
     )
 
 
@@ -53,6 +79,7 @@ def _idle() -> rx.Component:
             aria_label="Video prompt",
             width="100%",
         ),
+        _duration_choice(),
         icon_button(
             "clapperboard",
             "Generate Video",
@@ -125,28 +152,54 @@ def _failed() -> rx.Component:
     )
 
 
+def video_panel() -> rx.Component:
+    """What the page and the dialog show: the step the generation is at."""
+    return rx.match(
+        VideoState.phase,
+        ("processing", _processing()),
+        ("completed", _completed()),
+        ("failed", _failed()),
+        _idle(),
+    )
+
+
 def video_page() -> rx.Component:
     """/video-generation (members only)."""
     return page_layout(
         rx.vstack(
-            page_header(
-                "AI Video Generation", "Bring your photo to life in a short video", "video"
-            ),
-            rx.card(
-                rx.match(
-                    VideoState.phase,
-                    ("processing", _processing()),
-                    ("completed", _completed()),
-                    ("failed", _failed()),
-                    _idle(),
-                ),
-                width="100%",
-            ),
+            page_header(PAGE_TITLE, PAGE_SUBTITLE, "video"),
+            rx.card(video_panel(), width="100%"),
             spacing="5",
             width="100%",
             max_width="640px",
             margin_x="auto",
         )
+    )
+
+
+def video_dialog() -> rx.Component:
+    """The dashboard's video dialog, opened with ``VideoState.open_dialog(photo_id)``.
+
+    Closing it leaves a running job alone: reopening shows it still processing or done.
+    """
+    return rx.dialog.root(
+        rx.dialog.content(
+            rx.dialog.title(PAGE_TITLE),
+            rx.dialog.description(
+                PAGE_SUBTITLE, size="2", color_scheme="gray", margin_bottom="1em"
+            ),
+            video_panel(),
+            rx.flex(
+                rx.dialog.close(rx.button("Close", variant="ghost")),
+                justify="end",
+                margin_top="1em",
+            ),
+            max_width="640px",
+            data_testid="video-dialog",
+        ),
+        open=VideoState.dialog_open,
+        on_open_change=VideoState.set_dialog_open,
+        on_mount=VideoState.dialog_mounted,
     )
 
 

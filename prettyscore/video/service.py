@@ -20,9 +20,10 @@ from sqlmodel import Session, select
 from prettyscore.accounts.models import User
 from prettyscore.billing.service import is_subscriber
 from prettyscore.core import constants, images, messages
-from prettyscore.core.errors import NotFound, PermissionDenied
-from prettyscore.core.media import MediaOwner, MediaStore, key_from_url, media_url
+from prettyscore.core.errors import NotFound, PermissionDenied, ValidationFailed
+from prettyscore.core.media import MediaOwner, MediaStore, key_from_url, media_url, parse_key
 from prettyscore.core.model_types import utcnow
+from prettyscore.photos import service as photos
 from prettyscore.video.engines import get_video_engine
 from prettyscore.video.engines.base import clamp_duration
 from prettyscore.video.models import VideoGeneration
@@ -40,7 +41,11 @@ def start_generation(
     prompt: str | None,
     duration_seconds: int | None,
 ) -> VideoGeneration:
-    """Record a new generation if the member may start one; raises the limit message."""
+    """Record a new generation if the member may start one; raises the limit message.
+
+    The photo must be a file in the member's own folder (see ``member_source_key``).
+    """
+    member_source_key(user_id, source_image_url)
     # Lock the member's row first (a write): on PostgreSQL a row lock, on SQLite the
     # database's write lock. Concurrent starts then count one after the other.
     db.execute(update(User).where(User.id == user_id).values(updated_at=User.updated_at))
@@ -62,6 +67,31 @@ def start_generation(
     db.add(job)
     db.flush()
     return job
+
+
+def member_source_key(user_id: uuid.UUID, source_image_url: str | None) -> str:
+    """The media key of a photo to animate, if it is one of the member's own files.
+
+    A generation reads its photo on the server, so a URL naming someone else's file (or
+    no file of ours) would hand that file to this member: it is refused like a missing
+    image.
+    """
+    key = key_from_url(source_image_url)
+    if key is None or parse_key(key).owner != MediaOwner.member(user_id):
+        raise ValidationFailed(messages.PLEASE_UPLOAD_IMAGE_FILE)
+    return key
+
+
+def saved_photo_source(db: Session, user_id: uuid.UUID, photo_id: uuid.UUID | str) -> str:
+    """The image a saved photo shows now (its edit if it has one, else the original), as
+    a media URL; only for the member's own photo whose file is in their own folder.
+
+    Raises ``NotFound`` for a missing photo or someone else's.
+    """
+    photo = photos.get_photo(db, user_id, photo_id)
+    url = photo.edited_image_url or photo.original_image_url
+    member_source_key(user_id, url)
+    return url
 
 
 def get_generation(db: Session, user_id: uuid.UUID, job_id: uuid.UUID | str) -> VideoGeneration:

@@ -1,14 +1,18 @@
-"""Reflex state of /video-generation: choose a photo, start a job, follow it to the end.
+"""Reflex state of video generation: choose a photo, start a job, follow it to the end.
 
-The job runs on a worker thread of the server, not inside this tab's events, so it goes
-on if the page is reloaded; the tab only polls the job's row (every 5 s, at most 30
-times, as the documents say) and shows what it finds.
+One state drives both the /video-generation page and the dashboard's video dialog (one
+generation per tab at a time). The job runs on a worker thread of the server, not inside
+this tab's events, so it goes on if the page is reloaded or the dialog closed; the tab
+only polls the job's row (every 5 s, at most 30 times, as the documents say) and shows
+what it finds. Whoever resumes the polling takes it over, so there is never more than
+one poller per tab.
 """
 
 from __future__ import annotations
 
 import asyncio
 import logging
+import uuid
 
 import reflex as rx
 
@@ -16,11 +20,11 @@ from prettyscore.accounts.state import AuthState
 from prettyscore.core import constants, messages
 from prettyscore.core.db import run_in_session, session_scope
 from prettyscore.core.errors import DomainError
-from prettyscore.core.media import MediaOwner, get_media_store, media_url
+from prettyscore.core.media import MediaOwner, get_media_store, key_from_url, media_url
 from prettyscore.core.model_types import utcnow
 from prettyscore.scoring import service as scoring
 from prettyscore.video import service
-from prettyscore.video.engines.base import DEFAULT_DURATION_SECONDS
+from prettyscore.video.engines.base import DEFAULT_DURATION_SECONDS, clamp_duration
 
 log = logging.getLogger(__name__)
 
@@ -44,21 +48,75 @@ class VideoState(AuthState):
     duration: int = DEFAULT_DURATION_SECONDS
     video_url: str = ""
     polls: int = 0
+    dialog_open: bool = False
 
     _source_key: str = ""
+    _source_photo_id: str = ""  # the saved photo the source came from, if any
     _job_id: str = ""
+    _poller: str = ""  # the one follow_job run allowed to poll
+
+    def _signed_out(self):
+        return [
+            rx.toast.error(messages.PLEASE_SIGN_IN_TO_GENERATE_VIDEOS),
+            self.sign_in_redirect(),
+        ]
+
+    def _resume_following(self):
+        """The poller to (re)start if a job is under way (after a reload, on reopening)."""
+        if self.phase == "processing" and self._job_id:
+            return VideoState.follow_job
+        return None
+
+    def _reset_job(self) -> None:
+        self.phase, self.video_url, self.polls, self._job_id = "idle", "", 0, ""
+
+    def _set_source(self, key: str, photo_id: str = "") -> None:
+        self._source_key, self._source_photo_id = key, photo_id
+        self.source_url = media_url(key) if key else ""
 
     @rx.event
     async def open_page(self):
         """on_load: members only; a job started before a reload is followed again."""
         if await self.current_user() is None:
-            return [
-                rx.toast.error(messages.PLEASE_SIGN_IN_TO_GENERATE_VIDEOS),
-                self.sign_in_redirect(),
-            ]
+            return self._signed_out()
+        return self._resume_following()
+
+    @rx.event
+    async def open_dialog(self, photo_id: str):
+        """Open the video dialog for one of the member's saved photos (dashboard, editor).
+
+        The source is the photo's current image (its edit if it has one) as the server
+        finds it among this member's own photos; the browser only names the photo. A job
+        still under way stays on screen (and is followed again), as does the finished
+        result of this same photo; otherwise the dialog starts idle with this photo.
+        """
+        user = await self.current_user()
+        if user is None:
+            return self._signed_out()
+        self.dialog_open = True
         if self.phase == "processing" and self._job_id:
-            return VideoState.follow_job
+            return self._resume_following()
+        if self.phase != "idle" and photo_id == self._source_photo_id:
+            return None
+        self._reset_job()
+        try:
+            url = await run_in_session(service.saved_photo_source, user.id, photo_id)
+        except DomainError:
+            self._set_source("")
+            return rx.toast.error(messages.PLEASE_UPLOAD_IMAGE_FIRST)
+        self._set_source(key_from_url(url), photo_id)
         return None
+
+    @rx.event
+    def set_dialog_open(self, is_open: bool):
+        """Closing the dialog leaves a job running; reopening shows where it is."""
+        self.dialog_open = is_open
+
+    @rx.event
+    def dialog_mounted(self):
+        """The dashboard (re)loaded: the dialog starts closed, a running job is followed."""
+        self.dialog_open = False
+        return self._resume_following()
 
     @rx.event
     async def choose_image(self, files: list[rx.UploadFile]):
@@ -73,7 +131,7 @@ class VideoState(AuthState):
             )
         except DomainError:
             return rx.toast.error(messages.PLEASE_UPLOAD_IMAGE_FILE)
-        self._source_key, self.source_url = key, media_url(key)
+        self._set_source(key)
         self.phase, self.video_url = "idle", ""
         return None
 
@@ -82,25 +140,29 @@ class VideoState(AuthState):
         self.prompt = value
 
     @rx.event
+    def set_duration(self, value: str):
+        """The clip's length in seconds (kept within what the engine renders)."""
+        self.duration = clamp_duration(value)
+
+    @rx.event
     def back_to_idle(self):
         """'Try Again' and 'Generate Another': back to idle with the same photo."""
-        self.phase, self.video_url, self.polls, self._job_id = "idle", "", 0, ""
+        self._reset_job()
 
     @rx.event
     def change_image(self):
         """'Change Image': back to idle to choose another photo."""
-        self.back_to_idle()
-        self._source_key, self.source_url = "", ""
+        self._reset_job()
+        self._set_source("")
 
     @rx.event
     async def start(self):
         """Start a generation if the member may; the render runs on a server thread."""
         user = await self.current_user()
         if user is None:
-            return [
-                rx.toast.error(messages.PLEASE_SIGN_IN_TO_GENERATE_VIDEOS),
-                self.sign_in_redirect(),
-            ]
+            return self._signed_out()
+        if self.phase == "processing":
+            return None  # one generation per tab at a time
         if not self._source_key:
             return rx.toast.error(messages.PLEASE_UPLOAD_IMAGE_FILE)
         try:
@@ -124,29 +186,45 @@ class VideoState(AuthState):
 
     @rx.event(background=True)
     async def follow_job(self):
-        """Poll the job every 5 s, at most 30 times."""
+        """Poll the job every 5 s, at most 30 times in all (a resumed poller counts on).
+
+        Starting a poller retires any earlier one of this tab (e.g. one left on another
+        worker after a reload), so each poll is counted once.
+        """
+        poller = uuid.uuid4().hex
+        async with self:
+            self._poller = poller
         while True:
             await asyncio.sleep(POLL_SECONDS)
             async with self:
-                if self.phase != "processing" or not self._job_id:
+                if not self._is_polling(poller):
                     return None
                 user = await self.current_user()
                 job_id, self.polls = self._job_id, self.polls + 1
                 polls = self.polls
+            if user is None:
+                return None
             try:
                 status, video_url = await asyncio.to_thread(_job_status, user.id, job_id)
             except Exception:
                 log.exception("Checking a video generation failed")
-                return await self._finish("failed", "", messages.FAILED_TO_CHECK_VIDEO_STATUS)
+                return await self._finish(
+                    poller, "failed", "", messages.FAILED_TO_CHECK_VIDEO_STATUS
+                )
             if status == "completed" and video_url:
-                return await self._finish("completed", video_url, None)
+                return await self._finish(poller, "completed", video_url, None)
             if status == "failed":
-                return await self._finish("failed", "", messages.VIDEO_GENERATION_FAILED)
+                return await self._finish(poller, "failed", "", messages.VIDEO_GENERATION_FAILED)
             if polls >= MAX_POLLS:
-                return await self._finish("failed", "", messages.VIDEO_GENERATION_TIMED_OUT)
+                return await self._finish(poller, "failed", "", messages.VIDEO_GENERATION_TIMED_OUT)
 
-    async def _finish(self, phase: str, video_url: str, error_text: str | None):
+    def _is_polling(self, poller: str) -> bool:
+        return self._poller == poller and self.phase == "processing" and bool(self._job_id)
+
+    async def _finish(self, poller: str, phase: str, video_url: str, error_text: str | None):
         async with self:
+            if not self._is_polling(poller):
+                return None  # another poller took over, or the member moved on
             self.phase, self.video_url = phase, video_url
         if error_text:
             return rx.toast.error(error_text)

@@ -6,6 +6,8 @@ import re
 import uuid
 from pathlib import Path
 
+from playwright.sync_api import expect
+
 from prettyscore.core import messages
 
 
@@ -84,11 +86,18 @@ def astronaut_jpeg(folder) -> Path:
     return path
 
 
-def score_photo(page, base_url: str, path) -> None:
-    """Open /upload, choose ``path``, get the score and wait for /results."""
+def score_photo(page, base_url: str, photo_path) -> None:
+    """Open /upload, choose ``photo_path``, get the score and wait for /results."""
     open_page(page, f"{base_url}/upload")
-    page.get_by_test_id("upload-zone").locator("input[type=file]").set_input_files(str(path))
-    page.get_by_role("img", name="Your chosen photo").wait_for()
+    page.get_by_test_id("upload-zone").locator("input[type=file]").set_input_files(str(photo_path))
+    expect(page.get_by_role("img", name="Your chosen photo")).to_be_visible()
     page.get_by_role("button", name=messages.GET_MY_SCORE).click()
     wait_for_path(page, "/results")
-    page.get_by_test_id("results").wait_for()
+    expect(page.get_by_test_id("results")).to_be_visible()
+
+
+def save_scored_photo(page, base_url: str, photo_path) -> None:
+    """As a signed-in member: score ``photo_path`` and save it to My Photos."""
+    score_photo(page, base_url, photo_path)
+    page.get_by_role("button", name="Save to My Photos").click()
+    expect(page.get_by_text(messages.PHOTO_SAVED)).to_be_visible()

@@ -124,6 +124,18 @@ def test_a_visitor_adjusts_edits_steps_through_versions_and_downloads(page, app_
     expect(page.get_by_role("slider", name="Contrast")).to_have_value("100")
     assert preview.get_attribute("src") not in (original_src, edited_src)
 
+    # A custom edit (Enter submits) keeps the pending slider as a version of its own.
+    brightness.focus()
+    brightness.press("ArrowRight")
+    page.get_by_label("Editing instruction").fill("make it warmer")
+    page.keyboard.press("Enter")
+    remaining -= 1
+    expect(page.get_by_text(messages.PHOTO_EDITED_REMAINING.format(n=remaining))).to_be_visible()
+    expect(version).to_have_text("Version 4 of 4")
+    expect(brightness).to_have_value("100")
+    undo.click()
+    expect(version).to_have_text("Version 3 of 4")
+
     # Visitors are asked to sign in to save, and come back to the editor.
     page.get_by_role("button", name=messages.SIGN_IN_TO_SAVE).click()
     expect(page.get_by_text(messages.SIGN_IN_TO_SAVE).last).to_be_visible()

@@ -40,8 +40,14 @@ def photo_url(store: MediaStore, user_id) -> str:
     return media_url(store.save(buffer.getvalue(), owner=MediaOwner.member(user_id), ext="jpg"))
 
 
-def start(engine, user_id, url="/media/x") -> str:
+def unread_photo_url(user_id) -> str:
+    """A well-formed URL in the member's folder, for starts whose job is never rendered."""
+    return f"/media/u/{user_id}/{'a' * 32}.jpg"
+
+
+def start(engine, user_id, url=None) -> str:
     """One start in its own transaction, as one request would do; returns the outcome."""
+    url = url or unread_photo_url(user_id)
     with Session(engine) as db:
         try:
             service.start_generation(
@@ -126,7 +132,7 @@ def test_a_job_whose_photo_is_gone_fails_with_the_documents_message(db, db_engin
 def test_members_see_only_their_own_jobs_and_stale_jobs_are_failed(db, store):
     owner, other = member(db, "owner"), member(db, "other")
     job = service.start_generation(
-        db, owner, source_image_url="/media/x", prompt=None, duration_seconds=5
+        db, owner, source_image_url=unread_photo_url(owner), prompt=None, duration_seconds=5
     )
     assert service.get_generation(db, owner, job.id).id == job.id
     for stranger_view in (

@@ -1,7 +1,8 @@
 """Image-to-video engines, chosen by name (``VIDEO_ENGINE`` in settings, default ``local``).
 
 ``local`` renders a real H.264 MP4 offline with the ffmpeg binary that imageio-ffmpeg
-ships. Engines are imported on first use.
+ships; ``http`` has a remote image-to-video task API (Runway's shape: ``VIDEO_API_BASE``,
+``VIDEO_API_KEY``) make the clip. Engines are imported on first use.
 """
 
 from __future__ import annotations
@@ -17,7 +18,7 @@ from prettyscore.video.engines.base import (
     clamp_duration,
 )
 
-ENGINE_NAMES = ("local",)
+ENGINE_NAMES = ("local", "http")
 
 __all__ = [
     "DEFAULT_DURATION_SECONDS",
@@ -39,11 +40,15 @@ def engine_named(name: str) -> VideoEngine:
         from prettyscore.video.engines.local import LocalVideoEngine
 
         return LocalVideoEngine()
+    if name == "http":
+        from prettyscore.video.engines.http import HttpVideoEngine
+
+        return HttpVideoEngine()
     raise ValueError(f"unknown video engine {name!r}; expected one of {ENGINE_NAMES}")
 
 
 def get_video_engine() -> VideoEngine:
-    """The engine the settings choose (``video_engine``; ``local`` when not set)."""
+    """The engine the settings choose (``VIDEO_ENGINE``, default ``local``)."""
     from prettyscore.core.settings import get_settings
 
-    return engine_named(getattr(get_settings(), "video_engine", None) or "local")
+    return engine_named(get_settings().video_engine)
