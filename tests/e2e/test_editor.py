@@ -128,6 +128,7 @@ def test_a_visitor_adjusts_edits_steps_through_versions_and_downloads(page, app_
     brightness.focus()
     brightness.press("ArrowRight")
     page.get_by_label("Editing instruction").fill("make it warmer")
+    expect(page.get_by_role("button", name="Edit", exact=True)).to_be_enabled()
     page.keyboard.press("Enter")
     remaining -= 1
     expect(page.get_by_text(messages.PHOTO_EDITED_REMAINING.format(n=remaining))).to_be_visible()
