@@ -14,6 +14,7 @@ from prettyscore.admin import pages as admin_pages
 from prettyscore.core.constants import MAX_UPLOAD_BYTES
 from prettyscore.core.upload_limits import limit_request_body
 from prettyscore.dashboard import pages as dashboard_pages
+from prettyscore.editor import pages as editor_pages
 from prettyscore.photos.housekeeping import purge_visitor_media_forever
 from prettyscore.photos.media_api import media_routes
 from prettyscore.scoring import pages as scoring_pages
@@ -36,5 +37,6 @@ site_pages.register(app)
 accounts_pages.register(app)
 scoring_pages.register(app)
 dashboard_pages.register(app)
+editor_pages.register(app)
 video_pages.register(app)
 admin_pages.register(app)

@@ -16,6 +16,7 @@ from prettyscore.ui.components import (
     REJECTED_DROP_CODES,
     icon_button,
     image_drop_zone,
+    link_button,
     page_header,
 )
 from prettyscore.ui.layout import page_layout
@@ -241,6 +242,13 @@ def _custom_edit() -> rx.Component:
                     size="2",
                     on_click=ScoreState.rescore_edited,
                 ),
+            ),
+            link_button(
+                "Open in Editor",
+                "/editor?from=results",
+                "sliders-horizontal",
+                primary=False,
+                size="2",
             ),
             spacing="3",
             width="100%",

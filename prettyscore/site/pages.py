@@ -41,7 +41,6 @@ PLACEHOLDER_PAGES: tuple[tuple[str, str], ...] = (
     ("/partners/apply", messages.TITLE_PARTNER_APPLY),
     ("/contestant-requests", messages.TITLE_CONTACT_REQUESTS),
     ("/contact-requests", messages.TITLE_CONTACT_REQUESTS),
-    ("/editor", messages.TITLE_EDITOR),
     ("/personality-test", messages.TITLE_PERSONALITY_TEST),
     ("/claim-opportunities", messages.TITLE_CLAIM_OPPORTUNITIES),
     ("/feet-upload", messages.TITLE_FEET_UPLOAD),

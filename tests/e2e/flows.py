@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import re
 import uuid
+from pathlib import Path
 
 from playwright.sync_api import expect
 
@@ -73,6 +74,16 @@ def new_member(page, base_url: str, prefix: str = "member") -> str:
     wait_until_ready(page)  # as a person would: the dashboard has finished loading
     page.get_by_test_id("dashboard-email").wait_for()
     return address
+
+
+def astronaut_jpeg(folder) -> Path:
+    """A real portrait (scikit-image's astronaut) as a JPEG file a person would pick."""
+    from PIL import Image
+    from skimage import data
+
+    path = Path(folder) / "astronaut.jpg"
+    Image.fromarray(data.astronaut()).save(path, format="JPEG", quality=92)
+    return path
 
 
 def score_photo(page, base_url: str, photo_path) -> None:

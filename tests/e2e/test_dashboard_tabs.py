@@ -43,7 +43,9 @@ def test_a_member_finds_their_figures_in_the_overview(page, app_server, face_pho
     expect(page.get_by_text("You haven't taken the personality test yet.")).to_be_visible()
     page.get_by_role("tab", name="Premium").click()
     expect(page.get_by_test_id("premium-tab")).to_contain_text("Free plan")
-    expect(page.get_by_role("link", name="Upgrade to Premium")).to_have_attribute("href", "/premium")
+    expect(page.get_by_role("link", name="Upgrade to Premium")).to_have_attribute(
+        "href", "/premium"
+    )
 
 
 def test_the_address_chooses_the_tab(page, app_server):

@@ -1,0 +1,1 @@
+"""The Premium AI photo editor (/editor): sliders, AI edits, versions, save and download."""

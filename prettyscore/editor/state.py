@@ -1,0 +1,420 @@
+"""Reflex state of /editor: the photo's versions on the server, the sliders in the browser.
+
+The sliders live in the browser (``SLIDERS``, client-side state) so the preview follows
+them with no server round trip; their values come to the server only with an action
+(Apply, an AI edit, Download, Save), which clamps them and applies them itself. The
+versions (media keys) live in backend-only vars and never come from the browser.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+import time
+
+import reflex as rx
+from reflex.experimental.client_state import ClientStateVar
+
+from prettyscore.accounts.state import AuthState
+from prettyscore.billing.service import is_subscriber
+from prettyscore.core import constants, messages
+from prettyscore.core.db import run_in_session, session_scope
+from prettyscore.core.errors import DomainError
+from prettyscore.core.media import MediaOwner, get_media_store, media_url
+from prettyscore.editing import service as editing
+from prettyscore.editing.adjustments import (
+    BLUR_DEFAULT,
+    PERCENT_DEFAULT,
+    Adjustments,
+)
+from prettyscore.editor import service
+from prettyscore.editor.service import Version, VersionHistory
+from prettyscore.photos import service as photos_service
+from prettyscore.scoring import service as scoring
+from prettyscore.scoring.state import ScoreState
+
+log = logging.getLogger(__name__)
+
+EDITOR_UPLOAD_ID = "editor_upload"
+EDITOR_ROUTE = "/editor"
+SUCCESS_TEXT, FAILURE_TEXT = messages.PHOTO_EDITED_REMAINING, messages.FAILED_TO_EDIT_PHOTO
+
+# The four sliders, held in the browser: name → (client-side value, default).
+SLIDER_DEFAULTS = {
+    "brightness": PERCENT_DEFAULT,
+    "contrast": PERCENT_DEFAULT,
+    "saturation": PERCENT_DEFAULT,
+    "blur": BLUR_DEFAULT,
+}
+SLIDERS = {
+    name: ClientStateVar.create(f"editor_{name}", default)
+    for name, default in SLIDER_DEFAULTS.items()
+}
+
+
+def slider_values() -> rx.Var:
+    """The sliders' current values as one object, to pass with an action."""
+    return rx.Var.create({name: var.value for name, var in SLIDERS.items()})
+
+
+def reset_sliders() -> list:
+    """Events putting the sliders back to their defaults (from the server)."""
+    return [SLIDERS[name].push(default) for name, default in SLIDER_DEFAULTS.items()]
+
+
+def _allowance(user_id, visitor_secret: str) -> tuple[bool, int]:
+    """(Premium?, free edits left) for a member or this browser."""
+    with session_scope() as db:
+        premium = bool(user_id) and is_subscriber(db, user_id)
+        return premium, editing.edits_remaining(db, editing.allowance_key(user_id, visitor_secret))
+
+
+class EditorState(AuthState):
+    """One tab's editing session: the photo's versions, its score, the free edits left."""
+
+    image_url: str = ""
+    image_width: int = 0
+    version_number: int = 0
+    version_count: int = 0
+    can_undo: bool = False
+    can_redo: bool = False
+    score_text: str = ""
+    score_label: str = ""
+    from_my_photos: bool = False
+    premium: bool = False
+    free_edits_left: int = constants.FREE_EDITS
+    editing: bool = False
+    saving: bool = False
+    edit_prompt: str = ""
+
+    _versions: list[dict] = []
+    _position: int = -1
+    _photo_id: str = ""
+    _result_id: str = ""
+    _source: str = ""
+
+    # -- the history ---------------------------------------------------------------
+    def _history(self) -> VersionHistory:
+        return VersionHistory.from_state(self._versions, self._position)
+
+    def _keep(self, history: VersionHistory) -> None:
+        """Store ``history`` and show its current version."""
+        self._versions, self._position = history.to_state()
+        current = history.current
+        self.image_url = media_url(current.key) if current else ""
+        self.version_number = history.position + 1
+        self.version_count = len(history.versions)
+        self.can_undo, self.can_redo = history.can_undo, history.can_redo
+        self.image_width = current.width if current else 0
+
+    async def _owners(self) -> list[MediaOwner]:
+        """Whose files this tab may use: this browser's and the signed-in member's."""
+        scores = await self.get_state(ScoreState)
+        owners = [scores._visitor_owner()]
+        user = await self.current_user()
+        if user is not None:
+            owners.append(MediaOwner.member(user.id))
+        return owners
+
+    async def _current_key(self) -> str | None:
+        """The shown version's key, if this browser may use it."""
+        current = self._history().current
+        if current is None:
+            return None
+        return service.check_owned(current.key, await self._owners())
+
+    def _start(self, first: Version, *more: Version, source: str) -> None:
+        """A new photo: the old versions go, the score and the sliders start afresh."""
+        service.discard(media_store(), (Version(**dict(v)) for v in self._versions))
+        self._keep(VersionHistory.starting_with(first, *more))
+        self._source, self._photo_id, self.from_my_photos = source, "", False
+        self._result_id = ""
+        self.score_text = self.score_label = ""
+
+    async def _load_allowance(self) -> None:
+        user = await self.current_user()
+        scores = await self.get_state(ScoreState)
+        self.premium, self.free_edits_left = await asyncio.to_thread(
+            _allowance, user.id if user else None, scores.visitor_secret
+        )
+
+    # -- arriving ------------------------------------------------------------------
+    @rx.event
+    async def open_editor(self):
+        """on_load: open the photo the link names (one of My Photos, or the result on
+        /results in this tab); without one, keep what this tab was editing."""
+        user = await self.current_user()
+        query = self.router.url.query_parameters
+        events = []
+        if query.get("photo"):
+            events = await self._open_member_photo(user, str(query["photo"]))
+        elif query.get("from") == "results":
+            events = await self._open_result()
+        await self._load_allowance()
+        return events
+
+    async def _open_member_photo(self, user, photo_id: str) -> list:
+        if user is None:
+            return [
+                rx.toast.info(messages.SIGN_IN_TO_SAVE),
+                rx.redirect(f"/auth?next={EDITOR_ROUTE}?photo={photo_id}"),
+            ]
+        if self._source == f"photo:{photo_id}":
+            return []  # already open here: keep the edits made since
+        try:
+            opened = await run_in_session(service.open_member_photo, user.id, photo_id)
+            width = await asyncio.to_thread(service.image_width, media_store(), opened.key)
+        except DomainError as error:
+            return [rx.toast.error(error.message)]
+        self._start(Version(opened.key, width=width), source=f"photo:{photo_id}")
+        self._photo_id, self.from_my_photos = opened.photo_id, True
+        self.score_text, self.score_label = opened.score_text, opened.label
+        return reset_sliders()
+
+    async def _open_result(self) -> list:
+        scores = await self.get_state(ScoreState)
+        result = scores._current_result()
+        if result is None:
+            return []
+        source = f"results:{result.result_id}:{result.edited_key or ''}"
+        if self._source == source:
+            return []
+        keys = [result.image_key, *([result.edited_key] if result.edited_key else [])]
+        widths = [await asyncio.to_thread(service.image_width, media_store(), k) for k in keys]
+        versions = (Version(key, width=width) for key, width in zip(keys, widths, strict=True))
+        self._start(*versions, source=source)
+        self._result_id = result.result_id
+        self.score_text, self.score_label = result.score_text, result.label
+        return reset_sliders()
+
+    @rx.event
+    async def upload(self, files: list[rx.UploadFile]):
+        """A new photo from this device: history, score and sliders start again."""
+        if not files:
+            return rx.toast.error(messages.PLEASE_UPLOAD_IMAGE_FILE)
+        data = await files[0].read(constants.MAX_UPLOAD_BYTES + 1)
+        owner = (await self._owners())[0]
+        try:
+            key = await asyncio.to_thread(scoring.stage_photo, media_store(), owner, data)
+            width = await asyncio.to_thread(service.image_width, media_store(), key)
+        except DomainError as error:
+            return rx.toast.error(error.message)
+        except Exception:
+            log.exception("Reading an editor upload failed")
+            return rx.toast.error(messages.FAILED_TO_READ_IMAGE)
+        self._start(Version(key, made_here=True, width=width), source=f"upload:{key}")
+        return reset_sliders()
+
+    @rx.event
+    def reject_drop(self, error_codes: list[str]):
+        """The picker refused a file before upload: too large, or not an image."""
+        if "file-too-large" in error_codes:
+            return rx.toast.error(messages.FILE_TOO_LARGE)
+        return rx.toast.error(messages.PLEASE_UPLOAD_IMAGE_FILE)
+
+    # -- versions ------------------------------------------------------------------
+    @rx.event
+    def undo(self):
+        history = self._history()
+        if history.undo():
+            self._keep(history)
+
+    @rx.event
+    def redo(self):
+        history = self._history()
+        if history.redo():
+            self._keep(history)
+
+    def _add_version(self, version: Version) -> None:
+        """A new version after the shown one; the redo versions (and their files) go."""
+        history = self._history()
+        service.discard(media_store(), history.add(version))
+        self._keep(history)
+
+    @rx.event
+    async def apply_sliders(self, adjustments: dict):
+        """'Apply': the sliders become a version of their own, and go back to default."""
+        changes = Adjustments.clamped(adjustments)
+        try:
+            key = await self._current_key()
+            if key is None:
+                return rx.toast.error(messages.PLEASE_UPLOAD_IMAGE_FIRST)
+            owner = (await self._owners())[0]
+            baked = await asyncio.to_thread(service.bake, media_store(), key, changes, owner)
+        except DomainError as error:
+            return rx.toast.error(error.message)
+        except Exception:
+            log.exception("Applying the sliders failed")
+            return rx.toast.error(messages.FAILED_TO_EDIT_PHOTO)
+        if baked:
+            self._add_version(Version(baked, changes.describe(), True, self.image_width))
+        return reset_sliders()
+
+    # -- AI edits ------------------------------------------------------------------
+    @rx.event
+    def set_edit_prompt(self, value: str):
+        self.edit_prompt = value
+
+    @rx.event
+    def submit_custom_edit(self, adjustments: dict):
+        """Custom AI Edit (the button, or Enter in the field), with the sliders' values."""
+        prompt = self.edit_prompt.strip()
+        if not prompt:
+            return rx.toast.error(messages.PLEASE_ENTER_EDIT_INSTRUCTION)
+        return EditorState.run_edit(prompt, adjustments)
+
+    @rx.event(background=True)
+    async def run_edit(self, prompt: str, adjustments: dict):
+        """One AI edit of the shown version (pending sliders applied first), counted
+        against the same free allowance as the results page."""
+        changes = Adjustments.clamped(dict(adjustments or {}))
+        async with self:
+            if self.editing:
+                return None
+            try:
+                key = await self._current_key()
+            except DomainError as error:
+                return rx.toast.error(error.message)
+            if key is None:
+                return rx.toast.error(messages.PLEASE_UPLOAD_IMAGE_FIRST)
+            user = await self.current_user()
+            scores = await self.get_state(ScoreState)
+            request = {
+                "owner": scores._visitor_owner(),
+                "owner_key": editing.allowance_key(
+                    user.id if user else None, scores.visitor_secret
+                ),
+                "premium": self.premium,
+            }
+            self.editing = True
+        try:
+            edited = await asyncio.to_thread(
+                service.edit_with_adjustments,
+                session_scope,
+                media_store(),
+                key=key,
+                adjustments=changes,
+                prompt=prompt,
+                **request,
+            )
+        except DomainError as error:
+            async with self:
+                self.editing = False
+                await self._load_allowance()
+            return rx.toast.error(error.message)
+        except Exception:
+            log.exception("An AI edit in the editor failed")
+            async with self:
+                self.editing = False
+            return rx.toast.error(FAILURE_TEXT)
+        async with self:
+            return self._show_edit(edited, changes, prompt)
+
+    def _show_edit(self, edited: service.EditedVersions, changes: Adjustments, prompt: str):
+        if edited.baked_key:
+            self._add_version(Version(edited.baked_key, changes.describe(), True, self.image_width))
+        self._add_version(Version(edited.outcome.image_key, prompt, True, edited.width))
+        self.editing, self.edit_prompt = False, ""
+        remaining = edited.outcome.remaining
+        if remaining == editing.UNLIMITED:
+            toast = rx.toast.success(messages.PHOTO_EDITED_SUCCESSFULLY)
+        else:
+            self.free_edits_left = remaining
+            toast = rx.toast.success(SUCCESS_TEXT.format(n=remaining))
+        return [toast, *(reset_sliders() if edited.baked_key else [])]
+
+    # -- download ------------------------------------------------------------------
+    @rx.event
+    async def download(self, adjustments: dict):
+        """The shown version with the sliders applied, as edited-photo-{ms}.png."""
+        changes = Adjustments.clamped(dict(adjustments or {}))
+        try:
+            key = await self._current_key()
+            if key is None:
+                return rx.toast.error(messages.NO_EDITED_IMAGE_TO_DOWNLOAD)
+            owner = (await self._owners())[0]
+            png_key = await asyncio.to_thread(
+                service.export_png, media_store(), key, changes, owner
+            )
+        except Exception:
+            log.exception("Preparing an editor download failed")
+            return rx.toast.error(messages.FAILED_TO_DOWNLOAD_PHOTO_DOT)
+        stamp = int(time.time() * 1000)
+        return [
+            rx.download(url=media_url(png_key), filename=f"edited-photo-{stamp}.png"),
+            rx.toast.success(messages.PHOTO_DOWNLOADED),
+        ]
+
+    # -- save ------------------------------------------------------------------------
+    @rx.event(background=True)
+    async def save(self, adjustments: dict):
+        """Save the final photo (sliders applied): a photo from My Photos gets this as
+        its new edited version; any other is scored and saved as a new photo."""
+        changes = Adjustments.clamped(dict(adjustments or {}))
+        async with self:
+            if self.saving:
+                return None
+            if self._history().current is None:
+                return rx.toast.error(messages.PLEASE_UPLOAD_IMAGE_FIRST)
+            user = await self.current_user()
+            if user is None:
+                return [
+                    rx.toast.info(messages.SIGN_IN_TO_SAVE),
+                    self.sign_in_redirect(EDITOR_ROUTE),
+                ]
+            try:
+                key = await self._current_key()
+            except DomainError as error:
+                return rx.toast.error(error.message)
+            if not media_store().exists(key):
+                return rx.toast.error(messages.NO_PHOTO_TO_SAVE)
+            owner = (await self._owners())[0]
+            self.saving = True
+        baked = None
+        try:
+            baked = await asyncio.to_thread(service.bake, media_store(), key, changes, owner)
+            async with self:
+                if baked:
+                    self._add_version(Version(baked, changes.describe(), True, self.image_width))
+                history, photo_id, result_id = self._history(), self._photo_id, self._result_id
+            final_key = baked or key
+            if not photo_id:
+                photo_id = await run_in_session(service.saved_photo_of_result, user.id, result_id)
+            if photo_id:
+                await run_in_session(
+                    service.update_member_photo,
+                    media_store(),
+                    user.id,
+                    photo_id,
+                    final_key,
+                    history.last_prompt() or changes.describe(),
+                )
+                result = None
+            else:
+                result = await asyncio.to_thread(
+                    service.score_new_photo, media_store(), history.versions[0].key, final_key
+                )
+                photo = await run_in_session(
+                    photos_service.save_result, media_store(), user.id, result
+                )
+                photo_id = str(photo.id)
+        except DomainError as error:
+            async with self:
+                self.saving = False
+            return [rx.toast.error(error.message), *(reset_sliders() if baked else [])]
+        except Exception:
+            log.exception("Saving from the editor failed")
+            async with self:
+                self.saving = False
+            return rx.toast.error(messages.FAILED_TO_SAVE_PHOTO)
+        async with self:
+            self.saving, self._photo_id, self.from_my_photos = False, photo_id, True
+            self._source = f"photo:{photo_id}"
+            if result is not None:
+                self.score_text, self.score_label = result.score_text, result.label
+        return [rx.toast.success(messages.PHOTO_SAVED), *(reset_sliders() if baked else [])]
+
+
+def media_store():
+    """The configured media store (one place, so the state reads like its product)."""
+    return get_media_store()
