@@ -403,3 +403,8 @@ FREE_EDITS_LEFT = "{n} free edits remaining"
 UNLIMITED_EDITS = "Unlimited edits with Premium"
 EDIT_AGAIN = "Edit Again"
 DOWNLOAD_HD = "Download HD Version (4K)"
+
+# ---------------------------------------------------------------------------
+# /editor (our text): a stored file this browser may not use
+# ---------------------------------------------------------------------------
+PHOTO_NOT_AVAILABLE_HERE = "This photo is not available in this browser."

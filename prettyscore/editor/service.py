@@ -24,7 +24,7 @@ from dataclasses import dataclass, field
 from PIL import Image
 from sqlmodel import Session, select
 
-from prettyscore.core import images
+from prettyscore.core import images, messages
 from prettyscore.core.errors import PermissionDenied
 from prettyscore.core.media import (
     InvalidMediaKey,
@@ -42,7 +42,6 @@ from prettyscore.scoring import service as scoring
 from prettyscore.scoring.service import ScoreResult
 
 DbFactory = Callable[[], AbstractContextManager[Session]]
-NOT_YOUR_PHOTO = "This photo is not available in this browser."
 EDITED_JPEG_QUALITY = 92
 
 
@@ -142,9 +141,9 @@ def check_owned(key: str, owners: Iterable[MediaOwner]) -> str:
     try:
         owner = parse_key(key).owner
     except InvalidMediaKey as error:
-        raise PermissionDenied(NOT_YOUR_PHOTO) from error
+        raise PermissionDenied(messages.PHOTO_NOT_AVAILABLE_HERE) from error
     if owner not in set(owners):
-        raise PermissionDenied(NOT_YOUR_PHOTO)
+        raise PermissionDenied(messages.PHOTO_NOT_AVAILABLE_HERE)
     return key
 
 
@@ -172,7 +171,7 @@ def open_member_photo(db: Session, user_id: uuid.UUID, photo_id: str) -> OpenedP
     photo = photos_service.get_photo(db, user_id, photo_id)
     key = key_from_url(photo.edited_image_url) or key_from_url(photo.original_image_url)
     if key is None:
-        raise PermissionDenied(NOT_YOUR_PHOTO)
+        raise PermissionDenied(messages.PHOTO_NOT_AVAILABLE_HERE)
     score_text = "10" if photo.score >= 10 else f"{photo.score:.1f}"
     return OpenedPhoto(str(photo.id), key, score_text, photo.rating_label)
 
