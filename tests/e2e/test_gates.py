@@ -3,10 +3,14 @@ feature once, and once the server has recorded that use the feature is locked ag
 
 from __future__ import annotations
 
+from datetime import timedelta
+
 import pytest
 from playwright.sync_api import expect
 
+from prettyscore.billing.models import Subscription
 from prettyscore.core import messages
+from prettyscore.core.model_types import utcnow
 from prettyscore.gates import service
 from tests.e2e.flows import member_id, new_member, open_page, wait_for_path, with_app_database
 
@@ -59,3 +63,16 @@ def test_a_new_member_tries_feet_scoring_once(page, app_server):
     open_page(page, f"{base}/hands-upload")
     expect(locked.get_by_text(messages.GATE_PREMIUM_REQUIRED_TITLE)).to_be_visible()
     expect(locked.get_by_role("button", name=messages.GATE_ACTIVATE_FREE_TRIAL)).to_be_visible()
+
+
+def test_a_premium_member_goes_straight_to_the_feature(page, app_server):
+    base = app_server.base_url
+    address = new_member(page, base, "premium")
+    with with_app_database(app_server) as db:
+        expires_at = utcnow() + timedelta(days=30)
+        db.add(Subscription(user_id=member_id(db, address), expires_at=expires_at))
+    open_page(page, f"{base}/personality-test")
+    gate = page.get_by_test_id("feature-gate-personality_test")
+    expect(gate.get_by_role("heading", name=messages.TITLE_PERSONALITY_TEST)).to_be_visible()
+    expect(gate.get_by_text(messages.COMING_SOON)).to_be_visible()
+    expect(locked_card(page)).to_have_count(0)
