@@ -47,7 +47,8 @@ class PaymentEvent(SQLModel, table=True):
 
 
 class FeatureTrial(SQLModel, table=True):
-    """How many trial uses of a gated feature a member has activated."""
+    """A member's free trials of one gated feature: how many they have activated, and how
+    many of those they have since used (an activated trial not yet used grants access)."""
 
     __tablename__ = "feature_trials"
     __table_args__ = (
@@ -58,6 +59,7 @@ class FeatureTrial(SQLModel, table=True):
     user_id: uuid.UUID = foreign_key("users.id")
     feature_name: str = Field(max_length=64)
     trials_used: int = Field(default=0)
+    trials_consumed: int = Field(default=0, sa_column_kwargs={"server_default": "0"})
     updated_at: datetime = created_at_field()
 
 

@@ -399,7 +399,6 @@ EDIT_NOT_SUPPORTED = (
 # Dashboard editor (our texts)
 # ---------------------------------------------------------------------------
 NOTHING_TO_REDO = "No edit to redo yet"
-FREE_EDITS_LEFT = "{n} free edits remaining"
 UNLIMITED_EDITS = "Unlimited edits with Premium"
 EDIT_AGAIN = "Edit Again"
 DOWNLOAD_HD = "Download HD Version (4K)"
@@ -408,3 +407,22 @@ DOWNLOAD_HD = "Download HD Version (4K)"
 # /editor (our text): a stored file this browser may not use
 # ---------------------------------------------------------------------------
 PHOTO_NOT_AVAILABLE_HERE = "This photo is not available in this browser."
+
+# ---------------------------------------------------------------------------
+# Feature gates: feet and hands scoring, personality test (our texts)
+# ---------------------------------------------------------------------------
+UNKNOWN_FEATURE = "This feature does not exist"
+FEATURE_NEEDS_PREMIUM = "Upgrade to Premium to use this feature"
+GATE_CHECKING_ACCESS = "Checking access..."
+GATE_PREMIUM_REQUIRED_TITLE = "Premium required"
+GATE_PREMIUM_REQUIRED_BODY = (
+    "This feature is part of Premium. Try it for free first, or upgrade for unlimited use."
+)
+GATE_TRIAL_USED_TITLE = "Your free trial is used up"
+GATE_TRIAL_USED_BODY = (
+    "You've used your free trial of this feature. Upgrade to Premium to keep using it."
+)
+GATE_FREE_TRIALS_LEFT = "Free trials left: {n}"
+GATE_ACTIVATE_FREE_TRIAL = "Activate free trial"
+GATE_UPGRADE_TO_PREMIUM = "Upgrade to Premium"
+GATE_TRY_AGAIN = "Try again"

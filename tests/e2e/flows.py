@@ -2,13 +2,18 @@
 
 from __future__ import annotations
 
+import contextlib
 import re
 import uuid
+from collections.abc import Iterator
 from pathlib import Path
 
 from playwright.sync_api import expect
+from sqlmodel import Session, select
 
+from prettyscore.accounts.models import User
 from prettyscore.core import messages
+from prettyscore.core.db import make_engine, session_scope
 
 
 def unique_email(prefix: str) -> str:
@@ -101,3 +106,21 @@ def save_scored_photo(page, base_url: str, photo_path) -> None:
     score_photo(page, base_url, photo_path)
     page.get_by_role("button", name="Save to My Photos").click()
     expect(page.get_by_text(messages.PHOTO_SAVED)).to_be_visible()
+
+
+@contextlib.contextmanager
+def with_app_database(app_server) -> Iterator[Session]:
+    """One unit of work on the running app's own database (as the server would do it)."""
+    from prettyscore.core import all_models  # noqa: F401  (every table, for foreign keys)
+
+    engine = make_engine(app_server.database_url)
+    try:
+        with session_scope(engine) as db:
+            yield db
+    finally:
+        engine.dispose()
+
+
+def member_id(db: Session, address: str) -> uuid.UUID:
+    """The id of the member who signed up with ``address``."""
+    return db.exec(select(User.id).where(User.email == address.lower())).one()

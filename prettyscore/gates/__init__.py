@@ -1,0 +1,1 @@
+"""Feature gates: Premium features with one free trial each (feet, hands, personality)."""

@@ -1,0 +1,100 @@
+"""Reflex state of the feature gates: ask the server whether this member may use a
+gated feature, and let them activate its free trial.
+
+One state serves every gate; each result is kept under its feature's name, so the feet,
+hands and personality pages never show one another's answer. Whether access is granted
+is always decided by ``gates.service`` on the server; these vars only say what to show.
+"""
+
+from __future__ import annotations
+
+import logging
+
+import reflex as rx
+
+from prettyscore.accounts.state import AuthState
+from prettyscore.core import messages
+from prettyscore.core.db import run_in_session
+from prettyscore.core.errors import DomainError
+from prettyscore.gates import service
+from prettyscore.gates.service import FeatureAccess
+
+log = logging.getLogger(__name__)
+
+# What a gate shows: the checking card, the feature, a locked card (one per reason), or
+# the check's failure with a way to try again.
+LOADING = "loading"
+GRANTED = "granted"
+ERROR = "error"
+
+
+def _phase(access: FeatureAccess) -> str:
+    return GRANTED if access.has_access else access.reason or service.PREMIUM_REQUIRED
+
+
+class FeatureGateState(AuthState):
+    """The gates' answers for this tab, per feature name."""
+
+    gate_phase: dict[str, str] = {}
+    gate_trials_left: dict[str, int] = {}
+    activating: str = ""  # the feature whose trial is being activated, if any
+
+    def _show(self, feature: str, phase: str, trials_left: int | None = None) -> None:
+        self.gate_phase = {**self.gate_phase, feature: phase}
+        if trials_left is not None:
+            self.gate_trials_left = {**self.gate_trials_left, feature: trials_left}
+
+    def _show_access(self, feature: str, access: FeatureAccess) -> None:
+        self._show(feature, _phase(access), access.trial_remaining)
+
+    def _signed_out(self):
+        return [rx.toast.error(messages.SIGN_IN_TO_ACCESS_FEATURE), self.sign_in_redirect()]
+
+    @rx.event
+    async def check_access(self, feature: str):
+        """on_mount of a gate: signed-out visitors go to /auth, members get the answer."""
+        if feature not in service.FEATURES:
+            return
+        self._show(feature, LOADING)
+        yield  # an earlier answer in this tab must not show while we ask again
+        user = await self.current_user()
+        if user is None:
+            yield self._signed_out()
+            return
+        try:
+            access = await run_in_session(service.check_feature_access, user.id, feature)
+        except Exception:
+            log.exception("Checking access to %s failed", feature)
+            self._show(feature, ERROR)
+            yield rx.toast.error(messages.FAILED_TO_CHECK_FEATURE_ACCESS)
+            return
+        self._show_access(feature, access)
+
+    @rx.event
+    async def activate_trial(self, feature: str):
+        """Activate the member's free trial of ``feature``; the answer comes back rechecked."""
+        if self.activating or feature not in service.FEATURES:
+            return
+        self.activating = feature
+        yield
+        try:
+            user = await self.current_user()
+            if user is None:
+                yield self._signed_out()
+                return
+            access = await run_in_session(service.activate_trial, user.id, feature)
+        except DomainError:
+            # no trial was left after all: show the member why, as the server sees it now
+            yield [
+                rx.toast.error(messages.FAILED_TO_ACTIVATE_TRIAL),
+                FeatureGateState.check_access(feature),
+            ]
+            return
+        except Exception:
+            log.exception("Activating a trial of %s failed", feature)
+            yield rx.toast.error(messages.FAILED_TO_ACTIVATE_TRIAL)
+            return
+        finally:
+            self.activating = ""
+        self._show_access(feature, access)
+        yield rx.toast.success(messages.TRIAL_ACTIVATED)
