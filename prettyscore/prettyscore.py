@@ -11,6 +11,8 @@ from starlette.applications import Starlette
 
 from prettyscore.accounts import pages as accounts_pages
 from prettyscore.admin import pages as admin_pages
+from prettyscore.billing import pages as billing_pages
+from prettyscore.billing.api import billing_routes
 from prettyscore.core.constants import MAX_UPLOAD_BYTES
 from prettyscore.core.upload_limits import limit_request_body
 from prettyscore.dashboard import pages as dashboard_pages
@@ -25,8 +27,9 @@ from prettyscore.video import pages as video_pages
 app = rx.App(
     toaster=rx.toast.provider(duration=4500, close_button=True, position="top-center"),
     api_transformer=[
-        # Our own routes: stored photos, served only to those who may see them.
-        Starlette(routes=media_routes()),
+        # Our own routes: stored photos, served only to those who may see them, and
+        # Stripe's signed payment events.
+        Starlette(routes=media_routes() + billing_routes()),
         # Outermost: upload bodies are cut off at the limit while they arrive.
         partial(limit_request_body, max_bytes=MAX_UPLOAD_BYTES),
     ],
@@ -40,3 +43,4 @@ dashboard_pages.register(app)
 editor_pages.register(app)
 video_pages.register(app)
 admin_pages.register(app)
+billing_pages.register(app)

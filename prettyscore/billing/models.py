@@ -1,4 +1,4 @@
-"""Billing tables: subscriptions, processed payment events, feature trials and usage."""
+"""Billing tables: subscriptions, checkouts, processed payment events, feature trials and usage."""
 
 from __future__ import annotations
 
@@ -30,7 +30,39 @@ class Subscription(SQLModel, table=True):
     cancel_at_period_end: bool = Field(default=False)
     provider_customer_id: str | None = Field(default=None, max_length=255)
     provider_subscription_id: str | None = Field(default=None, max_length=255, unique=True)
+    # Stripe's ``created`` time of the last subscription event applied: older ones that
+    # arrive late are ignored, so delivery order never decides the end state.
+    last_event_at: datetime | None = timestamp_field()
     created_at: datetime = created_at_field()
+    updated_at: datetime = created_at_field()
+
+
+class CheckoutSession(SQLModel, table=True):
+    """One payment a member started: what is bought, for how much, and how it ended.
+
+    Every paid thing (Premium, a contact request fee, the detailed personality analysis)
+    goes through one of these; ``reference_id`` names the thing bought (e.g. the contact
+    request's id) and ``provider_session_id`` the Stripe (or test) checkout session.
+    """
+
+    __tablename__ = "checkout_sessions"
+
+    id: uuid.UUID = id_field()
+    user_id: uuid.UUID = foreign_key("users.id")
+    kind: str = Field(max_length=32)
+    amount_cents: int
+    currency: str = Field(default="usd", max_length=3)
+    description: str = Field(max_length=255)
+    reference_id: str | None = Field(default=None, max_length=64, index=True)
+    provider_session_id: str = Field(max_length=255, unique=True)
+    payment_intent_id: str | None = Field(default=None, max_length=255, index=True)
+    invoice_id: str | None = Field(default=None, max_length=255, index=True)
+    status: str = Field(default="open", max_length=16)
+    test_mode: bool = Field(default=False)
+    success_path: str = Field(max_length=255)
+    cancel_path: str = Field(max_length=255)
+    created_at: datetime = created_at_field()
+    paid_at: datetime | None = timestamp_field()
     updated_at: datetime = created_at_field()
 
 

@@ -426,3 +426,44 @@ GATE_FREE_TRIALS_LEFT = "Free trials left: {n}"
 GATE_ACTIVATE_FREE_TRIAL = "Activate free trial"
 GATE_UPGRADE_TO_PREMIUM = "Upgrade to Premium"
 GATE_TRY_AGAIN = "Try again"
+
+# ---------------------------------------------------------------------------
+# Payments and the Premium page (document 001 §1 premium plan, §2 /premium; the plan's
+# name, price and what it unlocks are the documents'; the rest is our own copy).
+# Added by the payments work (prettyscore/billing/).
+# ---------------------------------------------------------------------------
+PREMIUM_PLAN_NAME = "Premium Editing"
+PREMIUM_PAGE_SUBTITLE = "Unlock everything PrettyScore can do"
+PREMIUM_PRICE_SUFFIX = "per month"
+PREMIUM_CANCEL_ANYTIME = "Cancel anytime"
+PREMIUM_BENEFITS = (
+    "Unlimited video and edits",
+    "Feet and hands scoring",
+    "Premium badge",
+)
+PREMIUM_SUBSCRIBE = "Subscribe Now"
+PREMIUM_BADGE = "Premium"
+PREMIUM_ACTIVE = "You have Premium"
+PREMIUM_RENEWS_ON = "Renews on {date}"
+PREMIUM_CANCELS_ON = "Cancels on {date}"
+PREMIUM_CANCEL = "Cancel subscription"
+PREMIUM_CANCEL_CONFIRM_TITLE = "Cancel Premium?"
+PREMIUM_CANCEL_CONFIRM_BODY = (
+    "You keep Premium until the end of the period you paid for; it will not renew."
+)
+PREMIUM_CANCEL_CONFIRM = "Yes, cancel"
+PREMIUM_KEEP = "Keep Premium"
+PREMIUM_CANCELLED = "Your Premium will end on {date}"
+PREMIUM_WELCOME_TITLE = "Welcome to Premium!"
+PREMIUM_WELCOME_BODY = "Payment received. Checking your subscription..."
+PREMIUM_GOING_TO_DASHBOARD = "Taking you to your dashboard..."
+ALREADY_PREMIUM = "You already have Premium"
+NO_PREMIUM_TO_CANCEL = "You have no active Premium subscription"
+FAILED_TO_CANCEL_PREMIUM = "Failed to cancel your subscription. Please try again."
+CHECKOUT_NOT_FOUND = "This checkout is no longer available"
+TEST_CHECKOUT_TITLE = "Test checkout"
+TEST_MODE_NOTICE = "Test mode: no real payment is taken and no card is charged."
+TEST_CHECKOUT_TOTAL = "Total"
+TEST_CHECKOUT_MONTHLY = "per month"
+TEST_CHECKOUT_PAY = "Pay {amount}"
+TEST_CHECKOUT_CANCEL = "Cancel"

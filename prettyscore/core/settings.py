@@ -14,6 +14,8 @@ import secrets
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from prettyscore.core import constants
+
 PROJECT_ROOT = Path(__file__).resolve().parents[2]
 
 
@@ -77,6 +79,9 @@ class Settings:
     stripe_publishable_key: str | None
     stripe_webhook_secret: str | None
     stripe_api_base: str | None
+    premium_monthly_cents: int
+    detailed_personality_cents: int
+    payment_currency: str
     analysis_wait_seconds: float
     scoring_engine: str
     edit_engine: str
@@ -122,6 +127,11 @@ def load_settings() -> Settings:
         stripe_publishable_key=_env("STRIPE_PUBLISHABLE_KEY"),
         stripe_webhook_secret=_env("STRIPE_WEBHOOK_SECRET"),
         stripe_api_base=_env("STRIPE_API_BASE"),
+        premium_monthly_cents=_env_int("PREMIUM_MONTHLY_CENTS", constants.PREMIUM_MONTHLY_CENTS),
+        detailed_personality_cents=_env_int(
+            "DETAILED_PERSONALITY_CENTS", constants.DETAILED_PERSONALITY_CENTS
+        ),
+        payment_currency=(_env("PAYMENT_CURRENCY", "usd") or "usd").lower(),
         analysis_wait_seconds=_env_float("ANALYSIS_WAIT_SECONDS", 3.0),
         scoring_engine=_env("SCORING_ENGINE", "analysis"),
         edit_engine=_env("EDIT_ENGINE", "local"),

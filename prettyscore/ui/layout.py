@@ -14,6 +14,7 @@ from typing import Any, NamedTuple
 import reflex as rx
 
 from prettyscore.accounts.state import AuthState
+from prettyscore.billing.state import MembershipState
 from prettyscore.core import messages
 from prettyscore.ui import styles
 from prettyscore.ui.components import brand_mark, disclaimer, terms_link
@@ -318,39 +319,71 @@ def _account_menu_item(item: NavItem) -> rx.Component:
 _WIDE_ENOUGH_FOR_LABEL = {"display": "none", styles.LARGE_MEDIA: {"display": "inline"}}
 
 
-def account_menu() -> rx.Component:
-    """The signed-in 'My Account' menu: the truncated email, account pages and Sign Out."""
-    return rx.menu.root(
-        rx.menu.trigger(
-            rx.button(
-                rx.icon("circle-user", size=18),
-                # The label shows from 1024 px; narrower, the icon and aria-label carry it.
-                rx.text(messages.MY_ACCOUNT, as_="span", style=_WIDE_ENOUGH_FOR_LABEL),
-                rx.icon("chevron-down", size=14),
-                variant="soft",
-                radius="full",
-                aria_label=messages.MY_ACCOUNT,
-            ),
+def premium_badge(test_id: str) -> rx.Component:
+    """The small 'Premium' badge a member with Premium carries (nothing otherwise)."""
+    return rx.cond(
+        MembershipState.is_premium,
+        rx.badge(
+            rx.icon("crown", size=12),
+            messages.PREMIUM_BADGE,
+            color_scheme="pink",
+            radius="full",
+            size="1",
+            data_testid=test_id,
         ),
-        rx.menu.content(
+    )
+
+
+def account_menu() -> rx.Component:
+    """The signed-in 'My Account' menu: the truncated email (with the Premium badge),
+    account pages and Sign Out. Mounting it asks the server whether the member has
+    Premium."""
+    return rx.hstack(
+        premium_badge("header-premium-badge"),
+        rx.menu.root(
+            rx.menu.trigger(
+                rx.button(
+                    rx.icon("circle-user", size=18),
+                    # The label shows from 1024 px; narrower, the icon and aria-label do.
+                    rx.text(messages.MY_ACCOUNT, as_="span", style=_WIDE_ENOUGH_FOR_LABEL),
+                    rx.icon("chevron-down", size=14),
+                    variant="soft",
+                    radius="full",
+                    aria_label=messages.MY_ACCOUNT,
+                ),
+            ),
+            _account_menu_content(),
+        ),
+        align="center",
+        spacing="2",
+        on_mount=MembershipState.refresh_membership,
+    )
+
+
+def _account_menu_content() -> rx.Component:
+    return rx.menu.content(
+        rx.hstack(
             rx.text(
                 AuthState.email_short,
                 size="1",
                 color_scheme="gray",
-                padding="0.35rem 0.75rem",
                 title=AuthState.user_email,
                 data_testid="account-email",
             ),
-            rx.menu.separator(),
-            *[_account_menu_item(item) for item in ACCOUNT_MENU_ITEMS],
-            rx.menu.separator(),
-            rx.menu.item(
-                rx.hstack(rx.icon("log-out", size=16), messages.SIGN_OUT, spacing="2"),
-                on_select=AuthState.sign_out,
-                color_scheme="red",
-            ),
-            align="end",
+            premium_badge("account-premium-badge"),
+            align="center",
+            spacing="2",
+            padding="0.35rem 0.75rem",
         ),
+        rx.menu.separator(),
+        *[_account_menu_item(item) for item in ACCOUNT_MENU_ITEMS],
+        rx.menu.separator(),
+        rx.menu.item(
+            rx.hstack(rx.icon("log-out", size=16), messages.SIGN_OUT, spacing="2"),
+            on_select=AuthState.sign_out,
+            color_scheme="red",
+        ),
+        align="end",
     )
 
 

@@ -45,8 +45,15 @@ APP_SETTINGS = (
     "STRIPE_PUBLISHABLE_KEY",
     "STRIPE_WEBHOOK_SECRET",
     "STRIPE_API_BASE",
+    "PREMIUM_MONTHLY_CENTS",
+    "DETAILED_PERSONALITY_CENTS",
+    "PAYMENT_CURRENCY",
     "ANALYSIS_WAIT_SECONDS",
 )
+
+#: The app's webhook signing secret, so tests can sign events as Stripe would. No
+#: STRIPE_SECRET_KEY is set: the app uses its built-in test checkout.
+STRIPE_WEBHOOK_SECRET = "whsec_e2e_test_0123456789abcdef"
 
 #: What scripts/js-env may set: the JavaScript runtime Reflex builds the frontend with.
 JS_ENV_VARS = ("PATH", "REFLEX_USE_NPM", "REFLEX_USE_SYSTEM_BUN", "NPM_CONFIG_REGISTRY")
@@ -140,6 +147,7 @@ def server_environment(
             "SECRET_KEY": secrets.token_urlsafe(32),
             # The analysis still shows its progress, just for less than the documents' 3 s.
             "ANALYSIS_WAIT_SECONDS": "0.5",
+            "STRIPE_WEBHOOK_SECRET": STRIPE_WEBHOOK_SECRET,
             "REFLEX_TELEMETRY_ENABLED": "false",
             "REFLEX_CHECK_LATEST_VERSION": "false",
             "REFLEX_WEB_WORKDIR": str(web_dir),

@@ -1,0 +1,264 @@
+"""Starting a payment: Stripe Checkout when keys are set, else the built-in test checkout.
+
+Every paid thing starts here with ``start_checkout``: Premium (a monthly subscription),
+a contact request fee (the contact area computes the amount on the server and passes
+it), the detailed personality analysis. Prices of fixed-price things come from the
+settings, never from the browser. The payment is delivered only by a payment event
+(``billing.webhooks``); the success page delivers nothing.
+
+Without Stripe keys, ``/checkout/test?session=<id>`` shows what is bought and lets the
+member Pay or Cancel. Pay builds the event Stripe would send for a completed checkout,
+with a fresh id, and processes it exactly like a webhook event.
+"""
+
+from __future__ import annotations
+
+import secrets
+import uuid
+from dataclasses import dataclass
+from typing import Any, Protocol
+from urllib.parse import quote
+
+from sqlmodel import Session
+
+from prettyscore.billing import stripe_client, webhooks
+from prettyscore.billing.fulfilment import (
+    KIND_CONTACT_REQUEST,
+    KIND_PERSONALITY_ANALYSIS,
+    KIND_SUBSCRIPTION,
+    KINDS,
+)
+from prettyscore.billing.models import CheckoutSession
+from prettyscore.billing.service import LOCAL_TEST_MARK, is_subscriber
+from prettyscore.core import messages
+from prettyscore.core.errors import DomainError, NotFound
+from prettyscore.core.model_types import utcnow
+from prettyscore.core.settings import Settings, get_settings
+
+TEST_CHECKOUT_PATH = "/checkout/test"
+
+#: Where the member returns after paying or cancelling, unless the caller says otherwise.
+RETURN_PATHS: dict[str, tuple[str, str]] = {
+    KIND_SUBSCRIPTION: ("/premium?success=true", "/premium"),
+    KIND_CONTACT_REQUEST: ("/leaderboard?payment=success", "/leaderboard"),
+    KIND_PERSONALITY_ANALYSIS: ("/personality-test?payment=success", "/personality-test"),
+}
+
+
+class Payer(Protocol):
+    """Who pays: the signed-in user (``CurrentUser``) or a ``User`` row."""
+
+    id: uuid.UUID
+    email: str
+
+
+class CheckoutFailed(DomainError):
+    """The payment provider could not start a checkout."""
+
+
+@dataclass(frozen=True)
+class CheckoutPreview:
+    """What the test checkout page shows."""
+
+    session_id: str
+    kind: str
+    description: str
+    amount: str  # formatted, e.g. "$9.99"
+    recurring: bool
+
+
+def format_amount(cents: int, currency: str = "usd") -> str:
+    """Integer cents as people read them: "$9.99" (other currencies: "9.99 EUR")."""
+    value = f"{cents // 100:,}.{cents % 100:02d}"
+    return f"${value}" if currency.lower() == "usd" else f"{value} {currency.upper()}"
+
+
+def price_of(kind: str, amount_cents: int | None, settings: Settings) -> int:
+    """The amount to charge: fixed prices from settings; a contact fee as computed."""
+    if kind not in KINDS:
+        raise ValueError(f"Unknown payment kind: {kind}")
+    fixed = {
+        KIND_SUBSCRIPTION: settings.premium_monthly_cents,
+        KIND_PERSONALITY_ANALYSIS: settings.detailed_personality_cents,
+    }
+    if kind in fixed:
+        if amount_cents is not None:
+            raise ValueError(f"{kind} has a fixed price; do not pass an amount")
+        return fixed[kind]
+    if not isinstance(amount_cents, int) or amount_cents <= 0:
+        raise ValueError("A contact request fee needs a positive amount in cents")
+    return amount_cents
+
+
+def start_checkout(
+    db: Session,
+    user: Payer,
+    kind: str,
+    *,
+    amount_cents: int | None = None,
+    reference_id: str | None = None,
+    description: str,
+    success_path: str | None = None,
+    cancel_path: str | None = None,
+) -> str:
+    """Open a checkout for ``user`` buying ``kind``; returns the URL to send them to.
+
+    Raises CheckoutFailed (with the documents' text) when Stripe fails, and DomainError
+    when a member with Premium tries to subscribe again.
+    """
+    settings = get_settings()
+    amount = price_of(kind, amount_cents, settings)
+    if kind == KIND_SUBSCRIPTION and is_subscriber(db, user.id):
+        raise DomainError(messages.ALREADY_PREMIUM)
+    default_success, default_cancel = RETURN_PATHS[kind]
+    payment = CheckoutSession(
+        user_id=user.id,
+        kind=kind,
+        amount_cents=amount,
+        currency=settings.payment_currency,
+        description=description,
+        reference_id=reference_id,
+        provider_session_id="",
+        test_mode=not settings.stripe_enabled,
+        success_path=success_path or default_success,
+        cancel_path=cancel_path or default_cancel,
+    )
+    if settings.stripe_enabled:
+        url = _open_stripe_checkout(payment, user.email, settings)
+    else:
+        payment.provider_session_id = f"cs{LOCAL_TEST_MARK}{secrets.token_hex(12)}"
+        url = f"{TEST_CHECKOUT_PATH}?session={quote(payment.provider_session_id)}"
+    db.add(payment)
+    db.flush()
+    return url
+
+
+def _metadata(payment: CheckoutSession) -> dict[str, str]:
+    """What ties a provider object back to us (Stripe metadata values are strings)."""
+    values = {
+        "user_id": str(payment.user_id),
+        "kind": payment.kind,
+        "checkout_id": str(payment.id),
+        "reference_id": payment.reference_id,
+    }
+    return {key: value for key, value in values.items() if value}
+
+
+def stripe_checkout_params(
+    payment: CheckoutSession, email: str, settings: Settings
+) -> dict[str, Any]:
+    """The Checkout session Stripe should create for ``payment``."""
+    recurring = payment.kind == KIND_SUBSCRIPTION
+    price_data: dict[str, Any] = {
+        "currency": payment.currency,
+        "unit_amount": payment.amount_cents,
+        "product_data": {"name": payment.description},
+    }
+    if recurring:
+        price_data["recurring"] = {"interval": "month"}
+    metadata = _metadata(payment)
+    params: dict[str, Any] = {
+        "mode": "subscription" if recurring else "payment",
+        "line_items": [{"price_data": price_data, "quantity": 1}],
+        "client_reference_id": str(payment.user_id),
+        "customer_email": email,
+        "metadata": metadata,
+        "success_url": settings.public_url + payment.success_path,
+        "cancel_url": settings.public_url + payment.cancel_path,
+    }
+    # The subscription's (or payment's) own events then name the member too.
+    if recurring:
+        params["subscription_data"] = {"metadata": metadata}
+    else:
+        params["payment_intent_data"] = {"metadata": metadata}
+    return params
+
+
+def _open_stripe_checkout(payment: CheckoutSession, email: str, settings: Settings) -> str:
+    params = stripe_checkout_params(payment, email, settings)
+    try:
+        hosted = stripe_client.create_checkout_session(
+            params, idempotency_key=f"checkout-{payment.id}"
+        )
+    except stripe_client.StripeUnavailable as error:
+        raise CheckoutFailed(messages.FAILED_TO_START_CHECKOUT) from error
+    if not hosted.url:
+        raise CheckoutFailed(messages.NO_CHECKOUT_URL)
+    payment.provider_session_id = hosted.session_id
+    return hosted.url
+
+
+# ---------------------------------------------------------------------------
+# The built-in test checkout (no Stripe keys)
+# ---------------------------------------------------------------------------
+def _open_test_checkout(db: Session, user_id: uuid.UUID, session_id: str) -> CheckoutSession:
+    """The member's own open test checkout, or NotFound (also for anyone else's)."""
+    payment = webhooks.find_checkout(db, session_id)
+    if (
+        payment is None
+        or payment.user_id != user_id
+        or not payment.test_mode
+        or payment.status != webhooks.OPEN
+    ):
+        raise NotFound(messages.CHECKOUT_NOT_FOUND)
+    return payment
+
+
+def describe_test_checkout(db: Session, user_id: uuid.UUID, session_id: str) -> CheckoutPreview:
+    """What the test checkout page shows for one of the member's open test checkouts."""
+    payment = _open_test_checkout(db, user_id, session_id)
+    return CheckoutPreview(
+        session_id=payment.provider_session_id,
+        kind=payment.kind,
+        description=payment.description,
+        amount=format_amount(payment.amount_cents, payment.currency),
+        recurring=payment.kind == KIND_SUBSCRIPTION,
+    )
+
+
+def completed_checkout_event(payment: CheckoutSession) -> dict[str, Any]:
+    """The event Stripe sends when ``payment`` is paid (fields our fulfilment reads)."""
+    recurring = payment.kind == KIND_SUBSCRIPTION
+
+    def local_id(prefix: str) -> str:
+        return f"{prefix}{LOCAL_TEST_MARK}{secrets.token_hex(12)}"
+
+    session = {
+        "id": payment.provider_session_id,
+        "object": "checkout.session",
+        "mode": "subscription" if recurring else "payment",
+        "status": "complete",
+        "payment_status": "paid",
+        "amount_total": payment.amount_cents,
+        "currency": payment.currency,
+        "client_reference_id": str(payment.user_id),
+        "metadata": _metadata(payment),
+        "customer": local_id("cus"),
+        "subscription": local_id("sub") if recurring else None,
+        "invoice": local_id("in") if recurring else None,
+        "payment_intent": None if recurring else local_id("pi"),
+        "livemode": False,
+    }
+    return {
+        "id": f"evt_test_{secrets.token_hex(12)}",
+        "object": "event",
+        "type": "checkout.session.completed",
+        "created": int(utcnow().timestamp()),
+        "livemode": False,
+        "data": {"object": session},
+    }
+
+
+def pay_test_checkout(db: Session, user_id: uuid.UUID, session_id: str) -> str:
+    """Pay a test checkout through the webhook fulfilment; returns the success path."""
+    payment = _open_test_checkout(db, user_id, session_id)
+    webhooks.process_event(db, completed_checkout_event(payment))
+    return payment.success_path
+
+
+def cancel_test_checkout(db: Session, user_id: uuid.UUID, session_id: str) -> str:
+    """Abandon a test checkout; returns the path to go back to."""
+    payment = _open_test_checkout(db, user_id, session_id)
+    payment.status, payment.updated_at = webhooks.CANCELLED, utcnow()
+    db.add(payment)
+    return payment.cancel_path

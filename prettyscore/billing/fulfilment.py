@@ -1,0 +1,75 @@
+"""What happens when a payment succeeds or is refunded, by kind of thing bought.
+
+Each paid area registers a handler for its kind once, at import:
+
+    register_fulfilment(KIND_CONTACT_REQUEST, mark_contact_request_paid)
+
+A handler receives the database session, the ``CheckoutSession`` row (user, amount,
+``reference_id``) and the provider's checkout session object, and runs inside the same
+transaction that records the webhook event, so it runs exactly once per payment.
+``on_payment`` listeners (e.g. partner commissions) run after any kind's handler, and
+``on_refund`` listeners when a payment is refunded.
+"""
+
+from __future__ import annotations
+
+import logging
+from collections.abc import Callable
+from typing import Any
+
+from sqlmodel import Session
+
+from prettyscore.billing.models import CheckoutSession
+
+log = logging.getLogger(__name__)
+
+KIND_SUBSCRIPTION = "subscription"
+KIND_CONTACT_REQUEST = "contact_request"
+KIND_PERSONALITY_ANALYSIS = "personality_analysis"
+KINDS = (KIND_SUBSCRIPTION, KIND_CONTACT_REQUEST, KIND_PERSONALITY_ANALYSIS)
+
+Handler = Callable[[Session, CheckoutSession, dict[str, Any]], None]
+Listener = Callable[[Session, CheckoutSession], None]
+
+_handlers: dict[str, Handler] = {}
+_payment_listeners: list[Listener] = []
+_refund_listeners: list[Listener] = []
+
+
+def register_fulfilment(kind: str, handler: Handler) -> None:
+    """Make ``handler`` deliver what a paid checkout of ``kind`` bought (one per kind)."""
+    if kind not in KINDS:
+        raise ValueError(f"Unknown payment kind: {kind}")
+    _handlers[kind] = handler
+
+
+def on_payment(listener: Listener) -> Listener:
+    """Call ``listener`` after every successful payment (usable as a decorator)."""
+    if listener not in _payment_listeners:
+        _payment_listeners.append(listener)
+    return listener
+
+
+def on_refund(listener: Listener) -> Listener:
+    """Call ``listener`` when a payment is refunded (usable as a decorator)."""
+    if listener not in _refund_listeners:
+        _refund_listeners.append(listener)
+    return listener
+
+
+def fulfil(db: Session, payment: CheckoutSession, session_object: dict[str, Any]) -> None:
+    """Deliver a paid checkout: its kind's handler, then every payment listener."""
+    handler = _handlers.get(payment.kind)
+    if handler is None:
+        # Recorded as paid all the same; the area delivers once it registers its handler.
+        log.warning("No fulfilment handler for %s (checkout %s)", payment.kind, payment.id)
+    else:
+        handler(db, payment, session_object)
+    for listener in _payment_listeners:
+        listener(db, payment)
+
+
+def refunded(db: Session, payment: CheckoutSession) -> None:
+    """Tell the refund listeners that ``payment`` was refunded."""
+    for listener in _refund_listeners:
+        listener(db, payment)

@@ -1,0 +1,265 @@
+"""The payment pages: /premium (the plan, subscribing, the member's status) and the
+built-in test checkout /checkout/test, used when no Stripe keys are configured."""
+
+from __future__ import annotations
+
+import reflex as rx
+
+from prettyscore.billing.checkout import TEST_CHECKOUT_PATH
+from prettyscore.billing.state import LocalCheckoutState, PremiumState
+from prettyscore.core import messages
+from prettyscore.ui import styles
+from prettyscore.ui.components import card, icon_button, link_button, page_header
+from prettyscore.ui.layout import page_layout
+
+_READY = rx.State.is_hydrated
+
+
+# ---------------------------------------------------------------------------
+# /premium
+# ---------------------------------------------------------------------------
+def _benefit(text: str) -> rx.Component:
+    return rx.hstack(
+        rx.icon("circle-check", size=20, color=styles.PINK),
+        rx.text(text, size="3"),
+        align="center",
+        spacing="2",
+    )
+
+
+def _price() -> rx.Component:
+    return rx.vstack(
+        rx.hstack(
+            rx.text(
+                PremiumState.price,
+                size="9",
+                weight="bold",
+                style=styles.GRADIENT_TEXT,
+                data_testid="premium-price",
+            ),
+            rx.text(messages.PREMIUM_PRICE_SUFFIX, size="3", color_scheme="gray"),
+            align="end",
+            spacing="2",
+        ),
+        rx.text(messages.PREMIUM_CANCEL_ANYTIME, size="2", color_scheme="gray"),
+        spacing="1",
+        align="center",
+    )
+
+
+def _subscribe_button() -> rx.Component:
+    return icon_button(
+        "crown",
+        messages.PREMIUM_SUBSCRIBE,
+        on_click=PremiumState.subscribe,
+        loading=PremiumState.starting,
+        disabled=~_READY,
+        size="4",
+        radius="full",
+        width="100%",
+        style=styles.GRADIENT_BUTTON,
+    )
+
+
+def _cancel_dialog() -> rx.Component:
+    """Cancel at period end, only after confirming."""
+    return rx.alert_dialog.root(
+        rx.alert_dialog.trigger(
+            rx.button(messages.PREMIUM_CANCEL, variant="soft", color_scheme="gray", radius="full"),
+        ),
+        rx.alert_dialog.content(
+            rx.alert_dialog.title(messages.PREMIUM_CANCEL_CONFIRM_TITLE),
+            rx.alert_dialog.description(messages.PREMIUM_CANCEL_CONFIRM_BODY),
+            rx.hstack(
+                rx.alert_dialog.cancel(
+                    rx.button(messages.PREMIUM_KEEP, variant="soft", color_scheme="gray"),
+                ),
+                rx.button(
+                    messages.PREMIUM_CANCEL_CONFIRM,
+                    color_scheme="red",
+                    on_click=PremiumState.confirm_cancel,
+                    loading=PremiumState.cancelling,
+                ),
+                justify="end",
+                spacing="3",
+                margin_top="1rem",
+            ),
+        ),
+        open=PremiumState.cancel_dialog_open,
+        on_open_change=PremiumState.set_cancel_dialog_open,
+    )
+
+
+def _member_status() -> rx.Component:
+    """A member with Premium: their status, renewal (or end) date and a way to cancel."""
+    return rx.vstack(
+        rx.badge(
+            rx.icon("crown", size=14),
+            messages.PREMIUM_ACTIVE,
+            size="3",
+            radius="full",
+            color_scheme="pink",
+        ),
+        rx.text(PremiumState.status_line, size="3", weight="medium", data_testid="premium-status"),
+        rx.cond(~PremiumState.cancel_pending, _cancel_dialog()),
+        align="center",
+        spacing="3",
+        width="100%",
+        data_testid="premium-member",
+    )
+
+
+def _plan_card() -> rx.Component:
+    return card(
+        rx.vstack(
+            rx.heading(messages.PREMIUM_PLAN_NAME, size="6"),
+            _price(),
+            rx.divider(),
+            rx.vstack(*[_benefit(text) for text in messages.PREMIUM_BENEFITS], spacing="3"),
+            rx.divider(),
+            rx.cond(PremiumState.is_premium, _member_status(), _subscribe_button()),
+            align="center",
+            spacing="5",
+            width="100%",
+        ),
+        max_width="440px",
+        width="100%",
+        margin_x="auto",
+        padding="2rem",
+        data_testid="premium-plan",
+    )
+
+
+def _confirmation() -> rx.Component:
+    """After paying: the thanks, while the plan is rechecked and the dashboard comes."""
+    return card(
+        rx.vstack(
+            rx.icon("party-popper", size=40, color=styles.PINK),
+            rx.heading(messages.PREMIUM_WELCOME_TITLE, size="6", align="center"),
+            rx.text(messages.PREMIUM_WELCOME_BODY, align="center", color_scheme="gray"),
+            rx.hstack(
+                rx.spinner(size="2"),
+                rx.text(messages.PREMIUM_GOING_TO_DASHBOARD, size="2", color_scheme="gray"),
+                align="center",
+                spacing="2",
+            ),
+            align="center",
+            spacing="4",
+        ),
+        max_width="440px",
+        width="100%",
+        margin_x="auto",
+        padding="2rem",
+        data_testid="premium-success",
+    )
+
+
+def premium() -> rx.Component:
+    """/premium (document 001 §2): the plan, or the confirmation after paying."""
+    return page_layout(
+        page_header(messages.TITLE_PREMIUM, messages.PREMIUM_PAGE_SUBTITLE, icon="crown"),
+        rx.cond(PremiumState.success, _confirmation(), _plan_card()),
+    )
+
+
+# ---------------------------------------------------------------------------
+# /checkout/test
+# ---------------------------------------------------------------------------
+def _test_checkout_form() -> rx.Component:
+    state = LocalCheckoutState
+    return rx.vstack(
+        rx.text(state.description, size="4", weight="medium", data_testid="checkout-item"),
+        rx.hstack(
+            rx.text(messages.TEST_CHECKOUT_TOTAL, size="3", color_scheme="gray"),
+            rx.spacer(),
+            rx.text(state.amount, size="6", weight="bold", data_testid="checkout-amount"),
+            rx.cond(
+                state.recurring,
+                rx.text(messages.TEST_CHECKOUT_MONTHLY, size="2", color_scheme="gray"),
+            ),
+            align="end",
+            spacing="2",
+            width="100%",
+        ),
+        rx.hstack(
+            rx.button(
+                messages.TEST_CHECKOUT_CANCEL,
+                on_click=state.cancel,
+                disabled=~_READY | state.busy,
+                variant="soft",
+                color_scheme="gray",
+                size="3",
+                radius="full",
+            ),
+            rx.button(
+                state.pay_label,
+                on_click=state.pay,
+                disabled=~_READY | state.busy,
+                loading=state.busy,
+                size="3",
+                radius="full",
+                style=styles.GRADIENT_BUTTON,
+            ),
+            justify="end",
+            spacing="3",
+            width="100%",
+        ),
+        spacing="5",
+        width="100%",
+    )
+
+
+def _checkout_gone() -> rx.Component:
+    return rx.vstack(
+        rx.text(messages.CHECKOUT_NOT_FOUND, size="3"),
+        link_button(messages.TITLE_PREMIUM, "/premium", "crown", primary=False),
+        align="center",
+        spacing="4",
+        width="100%",
+    )
+
+
+def test_checkout() -> rx.Component:
+    """The built-in checkout: clearly test mode, what is bought, its amount, Pay / Cancel."""
+    return page_layout(
+        card(
+            rx.vstack(
+                rx.heading(messages.TEST_CHECKOUT_TITLE, size="6"),
+                rx.callout(
+                    messages.TEST_MODE_NOTICE,
+                    icon="flask-conical",
+                    color_scheme="orange",
+                    width="100%",
+                    data_testid="test-mode-notice",
+                ),
+                rx.cond(
+                    LocalCheckoutState.loaded,
+                    rx.cond(LocalCheckoutState.found, _test_checkout_form(), _checkout_gone()),
+                    rx.center(rx.spinner(size="3"), width="100%", padding="1rem"),
+                ),
+                spacing="5",
+                width="100%",
+            ),
+            max_width="480px",
+            width="100%",
+            margin_x="auto",
+            padding="2rem",
+            data_testid="test-checkout",
+        ),
+    )
+
+
+def register(app: rx.App) -> None:
+    """Add the payment pages to the app."""
+    app.add_page(
+        premium,
+        route="/premium",
+        title=f"{messages.TITLE_PREMIUM} | {messages.APP_NAME}",
+        on_load=PremiumState.open_page,
+    )
+    app.add_page(
+        test_checkout,
+        route=TEST_CHECKOUT_PATH,
+        title=f"{messages.TEST_CHECKOUT_TITLE} | {messages.APP_NAME}",
+        on_load=LocalCheckoutState.open_page,
+    )

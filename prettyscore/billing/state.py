@@ -1,0 +1,229 @@
+"""Reflex state of payments: the Premium badge, the /premium page, the test checkout.
+
+Nothing here decides a price or grants Premium: the page asks ``billing.checkout`` for a
+checkout URL and shows what ``billing.service`` says about the member's plan. Premium is
+granted only by a payment event.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+from datetime import datetime
+
+import reflex as rx
+
+from prettyscore.accounts.state import AuthState
+from prettyscore.billing import checkout, service
+from prettyscore.billing.fulfilment import KIND_SUBSCRIPTION
+from prettyscore.core import messages
+from prettyscore.core.db import run_in_session
+from prettyscore.core.errors import DomainError
+from prettyscore.core.settings import get_settings
+
+log = logging.getLogger(__name__)
+
+PREMIUM_PATH = "/premium"
+#: After a successful payment: recheck the plan after 2 s, go to /dashboard 1 s later.
+RECHECK_AFTER_SECONDS = 2.0
+LEAVE_AFTER_SECONDS = 1.0
+
+
+def format_date(moment: datetime | None) -> str:
+    """A date as the page shows it, e.g. "December 21, 2026"."""
+    return f"{moment:%B} {moment.day}, {moment.year}" if moment else ""
+
+
+class MembershipState(AuthState):
+    """Whether the signed-in member has Premium (the badge beside their email)."""
+
+    is_premium: bool = False
+
+    @rx.event
+    async def refresh_membership(self):
+        """on_mount of the account menu: ask the server whether the member has Premium."""
+        user = await self.current_user()
+        self.is_premium = bool(user) and await run_in_session(service.is_subscriber, user.id)
+
+
+def premium_price() -> str:
+    """Premium's monthly price as shown, from the settings (what checkout charges)."""
+    return checkout.format_amount(get_settings().premium_monthly_cents)
+
+
+class PremiumState(MembershipState):
+    """/premium: the plan, subscribing, the member's status and cancelling."""
+
+    price: str = premium_price()
+    status_loaded: bool = False
+    renews_on: str = ""
+    cancel_pending: bool = False
+    success: bool = False
+    starting: bool = False
+    cancelling: bool = False
+    cancel_dialog_open: bool = False
+
+    async def _load_plan(self) -> None:
+        user = await self.current_user()
+        summary = (
+            await run_in_session(service.subscription_summary, user.id)
+            if user is not None
+            else service.SubscriptionSummary(is_premium=False)
+        )
+        self._show(summary)
+
+    @rx.var
+    def status_line(self) -> str:
+        """'Renews on <date>', or 'Cancels on <date>' once cancelled."""
+        text = messages.PREMIUM_CANCELS_ON if self.cancel_pending else messages.PREMIUM_RENEWS_ON
+        return text.format(date=self.renews_on) if self.renews_on else ""
+
+    def _show(self, summary: service.SubscriptionSummary) -> None:
+        self.is_premium = summary.is_premium
+        self.renews_on = format_date(summary.renews_at) if summary.is_premium else ""
+        self.cancel_pending = summary.is_premium and summary.cancel_at_period_end
+        self.status_loaded = True
+
+    @rx.event
+    async def open_page(self):
+        """on_load: the member's plan; after a payment, the confirmation and what follows."""
+        self.cancel_dialog_open = False
+        self.price = premium_price()
+        self.success = self.router.url.query_parameters.get("success") == "true"
+        await self._load_plan()
+        if self.success:
+            return PremiumState.confirm_and_continue
+
+    @rx.event(background=True)
+    async def confirm_and_continue(self):
+        """Recheck the subscription after 2 s, then go to /dashboard 1 s later."""
+        await asyncio.sleep(RECHECK_AFTER_SECONDS)
+        async with self:
+            await self._load_plan()
+        await asyncio.sleep(LEAVE_AFTER_SECONDS)
+        async with self:
+            self.success = False
+        yield rx.redirect("/dashboard")
+
+    @rx.event
+    async def subscribe(self):
+        """Start a Premium checkout and send the browser to it."""
+        was_signed_in = self.signed_in
+        user = await self.current_user()
+        if user is None:
+            text = messages.NO_ACTIVE_SESSION if was_signed_in else messages.SIGN_IN_TO_UPGRADE
+            yield rx.toast.error(text)
+            yield self.sign_in_redirect(PREMIUM_PATH)
+            return
+        self.starting = True
+        yield
+        try:
+            url = await run_in_session(
+                checkout.start_checkout,
+                user,
+                KIND_SUBSCRIPTION,
+                description=messages.PREMIUM_PLAN_NAME,
+            )
+        except DomainError as error:
+            url, text = "", error.message
+        except Exception:
+            log.exception("Starting a Premium checkout failed")
+            url, text = "", messages.FAILED_TO_START_CHECKOUT
+        else:
+            text = messages.NO_CHECKOUT_URL
+        self.starting = False
+        yield rx.redirect(url) if url else rx.toast.error(text)
+
+    @rx.event
+    def set_cancel_dialog_open(self, is_open: bool):
+        self.cancel_dialog_open = is_open
+
+    @rx.event
+    async def confirm_cancel(self):
+        """Cancel at the end of the paid period, as confirmed in the dialog."""
+        user = await self.current_user()
+        if user is None:
+            yield self.sign_in_redirect(PREMIUM_PATH)
+            return
+        self.cancelling = True
+        yield
+        try:
+            summary = await run_in_session(service.cancel_subscription, user.id)
+        except DomainError as error:
+            self.cancelling = False
+            yield rx.toast.error(error.message)
+            return
+        except Exception:
+            log.exception("Cancelling Premium failed")
+            self.cancelling = False
+            yield rx.toast.error(messages.FAILED_TO_CANCEL_PREMIUM)
+            return
+        self._show(summary)
+        self.cancelling, self.cancel_dialog_open = False, False
+        yield rx.toast.success(messages.PREMIUM_CANCELLED.format(date=self.renews_on))
+
+
+class LocalCheckoutState(AuthState):
+    """/checkout/test: the built-in checkout used when Stripe is not configured."""
+
+    session_id: str = ""
+    description: str = ""
+    amount: str = ""
+    recurring: bool = False
+    found: bool = False
+    loaded: bool = False
+    busy: bool = False
+
+    @rx.var
+    def pay_label(self) -> str:
+        return messages.TEST_CHECKOUT_PAY.format(amount=self.amount)
+
+    @rx.event
+    async def open_page(self):
+        """on_load: members only; shows one of their own open test checkouts."""
+        self.session_id = self.router.url.query_parameters.get("session", "")
+        self.found, self.loaded, self.busy = False, False, False
+        user = await self.current_user()
+        if user is None:
+            return self.sign_in_redirect(f"/checkout/test?session={self.session_id}")
+        try:
+            preview = await run_in_session(
+                checkout.describe_test_checkout, user.id, self.session_id
+            )
+        except DomainError:
+            self.loaded = True
+            return None
+        self.description, self.amount, self.recurring = (
+            preview.description,
+            preview.amount,
+            preview.recurring,
+        )
+        self.found = self.loaded = True
+        return None
+
+    async def _finish(self, action):
+        user = await self.current_user()
+        if user is None:
+            yield self.sign_in_redirect(f"/checkout/test?session={self.session_id}")
+            return
+        self.busy = True
+        yield
+        try:
+            path = await run_in_session(action, user.id, self.session_id)
+        except DomainError as error:
+            self.busy, self.found = False, False
+            yield rx.toast.error(error.message)
+            return
+        yield rx.redirect(path)
+
+    @rx.event
+    async def pay(self):
+        """Pay: the same fulfilment as a Stripe webhook, then the success page."""
+        async for update in self._finish(checkout.pay_test_checkout):
+            yield update
+
+    @rx.event
+    async def cancel(self):
+        """Cancel: back to where the checkout started."""
+        async for update in self._finish(checkout.cancel_test_checkout):
+            yield update
