@@ -90,7 +90,7 @@ def _cancel_dialog() -> rx.Component:
     )
 
 
-def _member_status() -> rx.Component:
+def member_status() -> rx.Component:
     """A member with Premium: their status, renewal (or end) date and a way to cancel."""
     return rx.vstack(
         rx.badge(
@@ -117,7 +117,7 @@ def _plan_card() -> rx.Component:
             rx.divider(),
             rx.vstack(*[_benefit(text) for text in messages.PREMIUM_BENEFITS], spacing="3"),
             rx.divider(),
-            rx.cond(PremiumState.is_premium, _member_status(), _subscribe_button()),
+            rx.cond(PremiumState.is_premium, member_status(), _subscribe_button()),
             align="center",
             spacing="5",
             width="100%",

@@ -85,6 +85,11 @@ class PremiumState(MembershipState):
         self.status_loaded = True
 
     @rx.event
+    async def load_status(self):
+        """The member's plan, for the dashboard's Premium tab."""
+        await self._load_plan()
+
+    @rx.event
     async def open_page(self):
         """on_load: the member's plan; after a payment, the confirmation and what follows."""
         self.cancel_dialog_open = False

@@ -8,7 +8,9 @@ from __future__ import annotations
 
 import reflex as rx
 
-from prettyscore.core import constants, messages
+from prettyscore.billing.pages import member_status
+from prettyscore.billing.state import PremiumState, premium_price
+from prettyscore.core import messages
 from prettyscore.dashboard.state import DashboardState, ResultRow
 from prettyscore.photos.pages import account_zone, my_photos_tab
 from prettyscore.ui import styles
@@ -16,7 +18,6 @@ from prettyscore.ui.components import icon_button
 from prettyscore.ui.layout import page_layout
 
 State = DashboardState
-PREMIUM_PRICE = f"${constants.PREMIUM_MONTHLY_CENTS / 100:.2f}"
 
 
 def _figure(label: str, value, test_id: str) -> rx.Component:
@@ -132,18 +133,22 @@ def _personality_tab() -> rx.Component:
 
 
 def _premium_tab() -> rx.Component:
+    """Plan, status and renewal, with the upgrade or cancel action (as on /premium)."""
     return rx.card(
         rx.vstack(
-            rx.hstack(rx.heading("Premium Editing", size="5"), _plan_badge(), align="center"),
-            rx.text(f"{PREMIUM_PRICE} per month, cancel anytime.", color_scheme="gray"),
+            rx.hstack(
+                rx.heading(messages.PREMIUM_PLAN_NAME, size="5"), _plan_badge(), align="center"
+            ),
+            rx.text(f"{premium_price()} per month, cancel anytime.", color_scheme="gray"),
             rx.cond(
-                State.premium,
-                rx.text("Unlimited edits and videos, feet and hands scoring, premium badge."),
+                PremiumState.is_premium,
+                member_status(),
                 rx.link(icon_button("crown", "Upgrade to Premium"), href="/premium"),
             ),
             spacing="3",
         ),
         width="100%",
+        on_mount=PremiumState.load_status,
         data_testid="premium-tab",
     )
 

@@ -15,6 +15,7 @@ import secrets
 
 import reflex as rx
 
+from prettyscore.billing.state import PremiumState
 from prettyscore.core.db import run_in_session
 from prettyscore.dashboard import service
 from prettyscore.photos.state import PhotosState
@@ -110,5 +111,6 @@ class DashboardState(PhotosState):
                     return
                 try:
                     await self._refresh()
+                    await (await self.get_state(PremiumState))._load_plan()
                 except Exception:
                     log.exception("Rechecking the subscription failed")

@@ -59,6 +59,11 @@ def test_a_member_subscribes_in_test_mode_and_cancels_at_period_end(page, app_se
     expect(page.get_by_test_id("premium-success")).to_contain_text(messages.PREMIUM_WELCOME_TITLE)
     wait_for_path(page, "/dashboard")  # 2 s recheck, then 1 s later
     expect(page.get_by_test_id("header-premium-badge")).to_be_visible()
+    open_page(page, f"{base}/user-dashboard")
+    expect(page.get_by_test_id("overview-plan")).to_contain_text(messages.UNLIMITED_EDITS)
+    page.get_by_role("tab", name="Premium").click()
+    tab_status = page.get_by_test_id("premium-tab").get_by_test_id("premium-status")
+    expect(tab_status).to_have_text(re.compile(rf"^Renews on {DATE}$"))
 
     open_page(page, f"{base}/premium")
     status = page.get_by_test_id("premium-status")
