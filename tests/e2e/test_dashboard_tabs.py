@@ -3,14 +3,25 @@
 from __future__ import annotations
 
 import re
+import time
+import uuid
 
 import pytest
 from PIL import Image
 from playwright.sync_api import expect
 from skimage import data
 
-from prettyscore.core import constants
-from tests.e2e.flows import new_member, open_page, save_scored_photo, wait_for_path
+from prettyscore.core import constants, messages
+from tests.e2e.flows import (
+    member_id,
+    new_member,
+    open_page,
+    save_scored_photo,
+    wait_for_path,
+    with_app_database,
+)
+from tests.helpers import stripe_events
+from tests.helpers.app_server import STRIPE_WEBHOOK_SECRET
 
 pytestmark = pytest.mark.e2e
 
@@ -62,3 +73,22 @@ def test_the_address_chooses_the_tab(page, app_server):
 def test_visitors_are_sent_to_sign_in(page, app_server):
     page.goto(f"{app_server.base_url}/user-dashboard")
     wait_for_path(page, "/auth", "?next=/user-dashboard")
+
+
+def test_an_open_dashboard_shows_a_new_subscription_without_a_reload(page, app_server):
+    """The dashboard checks the subscription again every 30 s while it is open."""
+    base = app_server.base_url
+    address = new_member(page, base, "watcher")
+    open_page(page, f"{base}/user-dashboard")
+    plan = page.get_by_test_id("overview-plan")
+    expect(plan).to_contain_text("Free plan")
+
+    with with_app_database(app_server) as db:
+        user_id = member_id(db, address)
+    subscription = f"sub_{uuid.uuid4().hex[:10]}"
+    paid_elsewhere = stripe_events.subscription_event(
+        "created", subscription, user_id, created=int(time.time())
+    )
+    answer = stripe_events.deliver(base, paid_elsewhere, STRIPE_WEBHOOK_SECRET)
+    assert answer.status_code == 200
+    expect(plan).to_contain_text(messages.UNLIMITED_EDITS, timeout=45_000)

@@ -20,7 +20,7 @@ from tests.helpers.app_server import STRIPE_WEBHOOK_SECRET
 
 pytestmark = pytest.mark.e2e
 
-WEBHOOK = "/api/stripe/webhook"
+WEBHOOK = stripe_events.WEBHOOK_PATH
 
 
 @pytest.fixture
@@ -63,8 +63,7 @@ def _open_checkout(app_db, user_id, kind="subscription", amount=999) -> str:
 
 
 def post(app_server, event, *, secret=STRIPE_WEBHOOK_SECRET, timestamp=None) -> httpx.Response:
-    body, headers = stripe_events.signed(event, secret, timestamp=timestamp)
-    return httpx.post(app_server.url(WEBHOOK), content=body, headers=headers, timeout=30)
+    return stripe_events.deliver(app_server.base_url, event, secret, timestamp=timestamp)
 
 
 def _subscription_rows(app_db, user_id):

@@ -108,3 +108,14 @@ def signed(payload_event: dict, secret: str, *, timestamp: int | None = None) ->
     body = json.dumps(payload_event)
     header = stripe.WebhookSignature.generate_signature_header(body, secret, timestamp=timestamp)
     return body, {"Stripe-Signature": header, "Content-Type": "application/json"}
+
+
+WEBHOOK_PATH = "/api/stripe/webhook"
+
+
+def deliver(base_url: str, payload_event: dict, secret: str, *, timestamp: int | None = None):
+    """Post the event, signed, to the app's webhook as Stripe would; the response."""
+    import httpx
+
+    body, headers = signed(payload_event, secret, timestamp=timestamp)
+    return httpx.post(f"{base_url}{WEBHOOK_PATH}", content=body, headers=headers, timeout=30)
