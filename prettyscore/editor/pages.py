@@ -27,6 +27,7 @@ from prettyscore.ui.components import (
     icon_button,
     image_drop_zone,
     page_header,
+    photo_picker_prompt,
 )
 from prettyscore.ui.layout import page_layout
 
@@ -185,27 +186,7 @@ def _new_photo_zone() -> rx.Component:
 
 def _first_photo_zone() -> rx.Component:
     return image_drop_zone(
-        rx.vstack(
-            rx.center(
-                rx.icon("image-up", size=34, color=styles.PINK),
-                width="72px",
-                height="72px",
-                border_radius="50%",
-                background="var(--pink-a3)",
-            ),
-            rx.text("Click or drag a photo here", weight="medium", size="4"),
-            rx.text("JPG, PNG, WebP or GIF, up to 10MB", size="2", color_scheme="gray"),
-            rx.button(
-                rx.icon("images", size=18),
-                messages.CHOOSE_PHOTO,
-                type="button",
-                size="3",
-                radius="full",
-                style=styles.GRADIENT_BUTTON,
-            ),
-            align="center",
-            spacing="3",
-        ),
+        photo_picker_prompt(messages.CHOOSE_PHOTO),
         upload_id=EDITOR_UPLOAD_ID,
         on_drop=_ON_DROP,
         on_drop_rejected=EditorState.reject_drop(REJECTED_DROP_CODES),

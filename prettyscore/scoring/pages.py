@@ -18,6 +18,7 @@ from prettyscore.ui.components import (
     image_drop_zone,
     link_button,
     page_header,
+    photo_picker_prompt,
 )
 from prettyscore.ui.layout import page_layout
 from prettyscore.ui.score import (
@@ -38,27 +39,7 @@ _UPLOAD_ON_DROP = ScoreState.upload_on_page(rx.upload_files(upload_id=UPLOAD_PAG
 def _drop_zone() -> rx.Component:
     """Click or drag a photo here; 'From Gallery' opens the picker; 'Take Photo' is coming."""
     return image_drop_zone(
-        rx.vstack(
-            rx.center(
-                rx.icon("image-up", size=34, color=styles.PINK),
-                width="72px",
-                height="72px",
-                border_radius="50%",
-                background="var(--pink-a3)",
-            ),
-            rx.text("Click or drag a photo here", weight="medium", size="4"),
-            rx.text("JPG, PNG, WebP or GIF, up to 10MB", size="2", color_scheme="gray"),
-            rx.button(
-                rx.icon("images", size=18),
-                messages.FROM_GALLERY,
-                type="button",
-                size="3",
-                radius="full",
-                style=styles.GRADIENT_BUTTON,
-            ),
-            align="center",
-            spacing="3",
-        ),
+        photo_picker_prompt(messages.FROM_GALLERY),
         upload_id=UPLOAD_PAGE_ID,
         on_drop=_UPLOAD_ON_DROP,
         on_drop_rejected=ScoreState.reject_drop(REJECTED_DROP_CODES),

@@ -68,6 +68,32 @@ def image_drop_zone(
     )
 
 
+def photo_picker_prompt(button_label: str) -> rx.Component:
+    """What an empty photo drop zone shows: an icon, the hint, the limits and a button
+    (a click anywhere in the zone opens the file picker)."""
+    return rx.vstack(
+        rx.center(
+            rx.icon("image-up", size=34, color=styles.PINK),
+            width="72px",
+            height="72px",
+            border_radius="50%",
+            background="var(--pink-a3)",
+        ),
+        rx.text("Click or drag a photo here", weight="medium", size="4"),
+        rx.text("JPG, PNG, WebP or GIF, up to 10MB", size="2", color_scheme="gray"),
+        rx.button(
+            rx.icon("images", size=18),
+            button_label,
+            type="button",
+            size="3",
+            radius="full",
+            style=styles.GRADIENT_BUTTON,
+        ),
+        align="center",
+        spacing="3",
+    )
+
+
 def brand_mark(href: str = "/") -> rx.Component:
     """The logo (gradient badge and name), linking home."""
     return plain_link(
