@@ -26,7 +26,13 @@ ENTER_SENDS = rx.Var(
 def _bubble(line: ChatLine) -> rx.Component:
     return rx.flex(
         rx.box(
-            rx.text(line.content, white_space="pre-wrap", word_break="break-word", size="3"),
+            rx.text(
+                line.content,
+                white_space="pre-wrap",
+                word_break="break-word",
+                size="3",
+                data_testid="message-text",
+            ),
             rx.text(line.time, size="1", color_scheme="gray", align="right"),
             background=rx.cond(line.mine, "var(--pink-a4)", "var(--gray-a3)"),
             padding="0.5rem 0.85rem",

@@ -1,0 +1,98 @@
+"""Two members chat live on /messages/{requestId}, each in their own browser.
+
+On the postgres-redis server the app runs two backend workers sharing Redis, and each
+browser holds its own websocket; granian spreads connections over its workers, so the
+two people are usually (not provably always) served by different workers. Messages
+reaching the other page without a reload there show the Redis delivery at work.
+"""
+
+from __future__ import annotations
+
+import pytest
+from playwright.sync_api import expect
+
+from prettyscore.core import messages
+from tests.e2e.flows import (
+    approved_contact_request,
+    new_member,
+    open_page,
+    wait_for_path,
+)
+
+pytestmark = pytest.mark.e2e
+
+#: Live delivery should take well under a second; this only bounds a hung test.
+ARRIVES_WITHIN_MS = 5_000
+
+
+def _chat_input(page):
+    return page.get_by_test_id("chat-input")
+
+
+def _theirs(page):
+    """The texts of the other party's messages on ``page``."""
+    return page.get_by_test_id("message-theirs").get_by_test_id("message-text")
+
+
+def test_two_members_chat_live_and_messages_show_as_text(new_context, app_server):
+    base = app_server.base_url
+    alice, bob = new_context().new_page(), new_context().new_page()
+    alice_address = new_member(alice, base, "requester")
+    bob_address = new_member(bob, base, "contestant")
+    request_id = approved_contact_request(app_server, alice_address, bob_address)
+    chat_url = f"{base}/messages/{request_id}"
+
+    open_page(alice, chat_url)
+    open_page(bob, chat_url)
+    expect(alice.get_by_test_id("chat-with")).to_contain_text(bob_address.split("@")[0])
+    expect(alice.get_by_role("button", name=messages.CHAT_SEND)).to_be_disabled()
+
+    # Alice types and presses Enter: the message shows on Bob's page without a reload.
+    _chat_input(alice).fill("Hi Bob, congratulations on your rank!")
+    expect(alice.get_by_role("button", name=messages.CHAT_SEND)).to_be_enabled()
+    _chat_input(alice).press("Enter")
+    expect(_theirs(bob)).to_have_text(
+        "Hi Bob, congratulations on your rank!", timeout=ARRIVES_WITHIN_MS, use_inner_text=True
+    )
+    expect(_chat_input(alice)).to_have_value("")
+    expect(alice.get_by_test_id("message-mine")).to_contain_text("congratulations")
+
+    # Bob writes two lines with Shift+Enter, then sends: two lines on Alice's page.
+    _chat_input(bob).press_sequentially("Thank you!")
+    _chat_input(bob).press("Shift+Enter")
+    _chat_input(bob).press_sequentially("Nice to meet you.")
+    expect(_chat_input(bob)).to_have_value("Thank you!\nNice to meet you.")
+    _chat_input(bob).press("Enter")
+    expect(_theirs(alice).first).to_have_text(
+        "Thank you!\nNice to meet you.", timeout=ARRIVES_WITHIN_MS, use_inner_text=True
+    )
+
+    # Markup is shown as typed, never run or rendered.
+    markup = "<script>window.chatHacked = 1</script> <b>bold?</b>"
+    _chat_input(alice).fill(markup)
+    _chat_input(alice).press("Enter")
+    expect(_theirs(bob).nth(1)).to_have_text(markup, timeout=ARRIVES_WITHIN_MS)
+    assert bob.evaluate("window.chatHacked === undefined")
+    expect(bob.get_by_test_id("chat-box").locator("b")).to_have_count(0)
+
+    # The conversation is listed on /messages for both.
+    open_page(bob, f"{base}/messages")
+    expect(bob.get_by_test_id("conversation")).to_contain_text(alice_address.split("@")[0])
+
+
+def test_a_stranger_is_told_the_request_is_not_found_and_sent_home(new_context, app_server):
+    base = app_server.base_url
+    alice, bob, stranger = (new_context().new_page() for _ in range(3))
+    alice_address = new_member(alice, base, "requester")
+    bob_address = new_member(bob, base, "contestant")
+    new_member(stranger, base, "stranger")
+    request_id = approved_contact_request(app_server, alice_address, bob_address)
+
+    stranger.goto(f"{base}/messages/{request_id}")
+    expect(stranger.get_by_text(messages.CONTACT_REQUEST_NOT_FOUND)).to_be_visible()
+    wait_for_path(stranger, "/")
+
+
+def test_a_visitor_is_sent_to_sign_in_first(page, app_server):
+    page.goto(f"{app_server.base_url}/messages/some-request")
+    wait_for_path(page, "/auth", "?next=/messages/some-request")
