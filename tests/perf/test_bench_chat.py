@@ -1,0 +1,136 @@
+"""Benchmark: chat delivery latency with 50 conversations active at once (issue 6, part 3).
+
+Drives the service and the live layer directly, NOT the browser: for each of 50 pairs a
+receiver waits on its conversation's channel exactly as an open chat page's loop does
+(subscribe, wait, then load what is new from the database on a worker thread), while
+its partner sends ``MESSAGES_PER_PAIR`` messages with ``send_message`` (own session and
+commit on a worker thread) followed by a publish. Latency is from just before
+``send_message`` until the receiver's database load returns that message. In-process
+uses one broadcast; Redis uses two broadcasts (two "workers", two Redis connections),
+the sender publishing on one and the receivers listening on the other.
+
+Prints median and p95 per database and delivery; asserts only that every message
+arrived (time depends on the machine's load). Run it alone with
+``.venv/bin/python -m pytest tests/perf/test_bench_chat.py -s``.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import random
+import statistics
+import time
+import uuid
+
+import pytest
+from sqlmodel import Session
+
+from prettyscore.chat import live, service
+from tests.chat.conftest import add_member, add_request
+from tests.conftest import redis_url
+
+PAIRS = 50
+MESSAGES_PER_PAIR = 8
+#: Senders pause a random time between messages: people chatting (one message per pair
+#: every 0.5–1.5 s, ~50 messages a second in all) and a burst (every 20–120 ms, ~700/s).
+PACES = {"chatting": (0.5, 1.5), "burst": (0.02, 0.12)}
+RECEIVE_TIMEOUT_SECONDS = 10.0
+
+
+def _conversations(db_engine) -> list[tuple[uuid.UUID, uuid.UUID, uuid.UUID]]:
+    """(request id, sender id, receiver id) for each pair."""
+    with Session(db_engine, expire_on_commit=False) as db:
+        found = []
+        for _ in range(PAIRS):
+            sender, receiver = add_member(db, "sender"), add_member(db, "receiver")
+            found.append((add_request(db, sender, receiver).id, sender.id, receiver.id))
+        return found
+
+
+def _send(db_engine, sender_id, request_id, text) -> uuid.UUID:
+    with Session(db_engine, expire_on_commit=False) as db:
+        stored = service.send_message(db, sender_id, request_id, text)
+        db.commit()
+        return stored.id
+
+
+def _since(db_engine, receiver_id, request_id, after):
+    with Session(db_engine, expire_on_commit=False) as db:
+        return service.messages_since(db, receiver_id, request_id, after)
+
+
+def _key(message: service.ChatMessage) -> uuid.UUID:
+    """The key the message's send time is filed under (its text starts with it)."""
+    return uuid.UUID(message.content.split(" ", 1)[0])
+
+
+async def _run(
+    db_engine, publisher: live.Broadcast, listener: live.Broadcast, pause: tuple[float, float]
+) -> list[float]:
+    sent_at: dict[uuid.UUID, float] = {}
+    latencies: list[float] = []
+    conversations = _conversations(db_engine)
+
+    async def receive(request_id, receiver_id, subscribed: asyncio.Event):
+        async with listener.subscribe(request_id) as subscription:
+            subscribed.set()
+            after, seen = None, 0
+            while seen < MESSAGES_PER_PAIR:
+                if not await subscription.wait(RECEIVE_TIMEOUT_SECONDS):
+                    return
+                found = await asyncio.to_thread(_since, db_engine, receiver_id, request_id, after)
+                now = time.perf_counter()
+                for message in found:
+                    latencies.append((now - sent_at[_key(message)]) * 1000)
+                if found:
+                    after, seen = found[-1].created_at, seen + len(found)
+
+    async def send(request_id, sender_id):
+        for number in range(MESSAGES_PER_PAIR):
+            await asyncio.sleep(random.uniform(*pause))
+            key = uuid.uuid4()
+            sent_at[key] = time.perf_counter()
+            await asyncio.to_thread(_send, db_engine, sender_id, request_id, f"{key} #{number}")
+            await publisher.publish(request_id)
+
+    ready = [asyncio.Event() for _ in conversations]
+    receivers = [
+        asyncio.create_task(receive(request_id, receiver_id, event))
+        for (request_id, _, receiver_id), event in zip(conversations, ready, strict=True)
+    ]
+    await asyncio.gather(*(event.wait() for event in ready))
+    await asyncio.sleep(0.2)  # let the listeners' connection wake-ups pass
+    await asyncio.gather(*(send(request_id, sender) for request_id, sender, _ in conversations))
+    await asyncio.gather(*receivers)
+    return latencies
+
+
+@pytest.mark.parametrize("pace", list(PACES))
+@pytest.mark.parametrize("delivery", ["in-process", "redis"])
+def test_chat_delivery_latency(db_engine, migrated_database_url, delivery, pace):
+    url = redis_url()
+    if delivery == "redis" and url is None:
+        pytest.skip("Redis does not answer")
+
+    async def scenario():
+        if delivery == "redis":
+            publisher = live.register(live.Broadcast(url))
+            listener = live.register(live.Broadcast(url))
+        else:
+            publisher = listener = live.register(live.Broadcast())
+        try:
+            return await _run(db_engine, publisher, listener, PACES[pace])
+        finally:
+            await publisher.close()
+            await listener.close()
+
+    latencies = asyncio.run(scenario())
+    database = "postgres" if migrated_database_url.startswith("postgres") else "sqlite"
+    p95 = statistics.quantiles(latencies, n=20)[-1] if len(latencies) > 1 else latencies[0]
+    print(
+        f"\n[chat delivery, service + live layer, no browser] {database} / {delivery} / {pace}: "
+        f"{PAIRS} conversations × {MESSAGES_PER_PAIR} messages, "
+        f"median {statistics.median(latencies):.1f} ms, p95 {p95:.1f} ms, "
+        f"max {max(latencies):.1f} ms"
+    )
+    assert len(latencies) == PAIRS * MESSAGES_PER_PAIR
