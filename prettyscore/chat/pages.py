@@ -16,10 +16,12 @@ from prettyscore.ui.layout import page_layout
 
 CHAT_BOX_HEIGHT = "600px"
 FORM_ID = "chat-form"
-# Enter (without Shift, and not while composing an accented character) submits the form.
+# Enter (without Shift, and not while composing an accented character) submits the form;
+# on a blank text it does nothing, like the disabled Send button.
 ENTER_SENDS = rx.Var(
-    "((event) => { if (event.key === 'Enter' && !event.shiftKey && !event.nativeEvent.isComposing)"
-    " { event.preventDefault(); event.currentTarget.form?.requestSubmit(); } })"
+    "((event) => { if (event.key !== 'Enter' || event.shiftKey || event.nativeEvent.isComposing)"
+    " return; event.preventDefault(); const field = event.currentTarget;"
+    " if (field.value.trim() !== '') field.form?.requestSubmit(); })"
 )
 
 

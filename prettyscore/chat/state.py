@@ -93,7 +93,6 @@ class ChatState(AuthState):
     other_name: str = ""
     lines: list[ChatLine] = []
     draft: str = ""
-    loaded: bool = False
     conversations: list[ConversationRow] = []
 
     _request_id: str = ""
@@ -127,7 +126,6 @@ class ChatState(AuthState):
     async def open_chat(self):
         """on_load of a chat: members only, parties of an approved request only."""
         self._watch = ""  # whatever loop ran for this tab stops at its next look
-        self.loaded = False
         user = await self.current_user()
         if user is None:
             return self.sign_in_redirect()
@@ -136,11 +134,11 @@ class ChatState(AuthState):
             name, found = await run_in_session(_opening, user.id, request_id)
         except DomainError as error:
             return [rx.toast.error(error.message), rx.redirect("/")]
+        if request_id != self._request_id:
+            self.draft = ""  # a reconnect re-runs on_load: keep what is being typed
         self._request_id, self._user_id = request_id, str(user.id)
         self.other_name = name
         self.lines = [_line(message, user.id) for message in found]
-        self.draft = ""
-        self.loaded = True
         self._watch = secrets.token_hex(8)
         return ChatState.follow_conversation
 

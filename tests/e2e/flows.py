@@ -126,9 +126,12 @@ def member_id(db: Session, address: str) -> uuid.UUID:
     return db.exec(select(User.id).where(User.email == address.lower())).one()
 
 
-def approved_contact_request(app_server, requester: str, contestant: str) -> uuid.UUID:
-    """An approved, paid contact request between two signed-up members, written to the
-    running app's database (what the contact flow and its payment leave behind)."""
+def paid_contact_request(
+    app_server, requester: str, contestant: str, status: str = "approved"
+) -> uuid.UUID:
+    """A paid contact request (approved unless ``status`` says otherwise) between two
+    signed-up members, written to the running app's database: what the contact flow,
+    its payment and the contestant's answer leave behind."""
     from prettyscore.contact.models import ContactRequest
 
     with with_app_database(app_server) as db:
@@ -142,7 +145,7 @@ def approved_contact_request(app_server, requester: str, contestant: str) -> uui
             message_preview="Hello! I would love to talk about your photo.",
             paid=True,
             payment_status="paid",
-            status="approved",
+            status=status,
         )
         db.add(request)
         db.flush()

@@ -13,10 +13,11 @@ from playwright.sync_api import expect
 
 from prettyscore.core import messages
 from tests.e2e.flows import (
-    approved_contact_request,
     new_member,
     open_page,
+    paid_contact_request,
     wait_for_path,
+    wait_until_ready,
 )
 
 pytestmark = pytest.mark.e2e
@@ -39,7 +40,7 @@ def test_two_members_chat_live_and_messages_show_as_text(new_context, app_server
     alice, bob = new_context().new_page(), new_context().new_page()
     alice_address = new_member(alice, base, "requester")
     bob_address = new_member(bob, base, "contestant")
-    request_id = approved_contact_request(app_server, alice_address, bob_address)
+    request_id = paid_contact_request(app_server, alice_address, bob_address)
     chat_url = f"{base}/messages/{request_id}"
 
     open_page(alice, chat_url)
@@ -75,6 +76,12 @@ def test_two_members_chat_live_and_messages_show_as_text(new_context, app_server
     assert bob.evaluate("window.chatHacked === undefined")
     expect(bob.get_by_test_id("chat-box").locator("b")).to_have_count(0)
 
+    # Enter on a blank text sends nothing; a reload shows the whole conversation again.
+    _chat_input(bob).press("Enter")
+    bob.reload()
+    wait_until_ready(bob)
+    expect(bob.get_by_test_id("message-text")).to_have_count(3)
+
     # The conversation is listed on /messages for both.
     open_page(bob, f"{base}/messages")
     expect(bob.get_by_test_id("conversation")).to_contain_text(alice_address.split("@")[0])
@@ -86,11 +93,23 @@ def test_a_stranger_is_told_the_request_is_not_found_and_sent_home(new_context, 
     alice_address = new_member(alice, base, "requester")
     bob_address = new_member(bob, base, "contestant")
     new_member(stranger, base, "stranger")
-    request_id = approved_contact_request(app_server, alice_address, bob_address)
+    request_id = paid_contact_request(app_server, alice_address, bob_address)
 
     stranger.goto(f"{base}/messages/{request_id}")
     expect(stranger.get_by_text(messages.CONTACT_REQUEST_NOT_FOUND)).to_be_visible()
     wait_for_path(stranger, "/")
+
+
+def test_a_party_of_a_pending_request_is_told_it_is_not_approved(new_context, app_server):
+    base = app_server.base_url
+    alice, bob = new_context().new_page(), new_context().new_page()
+    alice_address = new_member(alice, base, "requester")
+    bob_address = new_member(bob, base, "contestant")
+    request_id = paid_contact_request(app_server, alice_address, bob_address, "pending")
+
+    alice.goto(f"{base}/messages/{request_id}")
+    expect(alice.get_by_text(messages.CONTACT_REQUEST_NOT_APPROVED)).to_be_visible()
+    wait_for_path(alice, "/")
 
 
 def test_a_visitor_is_sent_to_sign_in_first(page, app_server):
