@@ -2,15 +2,21 @@
 
 On the postgres-redis server the app runs two backend workers sharing Redis, and each
 browser holds its own websocket; granian spreads connections over its workers, so the
-two people are usually (not provably always) served by different workers. Messages
-reaching the other page without a reload there show the Redis delivery at work.
+two people are usually (not provably always) served by different workers. The test
+checks that the message was announced through Redis and reached the other page without
+a reload; tests/chat/test_live.py proves delivery between two separate listeners.
 """
 
 from __future__ import annotations
 
+import contextlib
+from collections.abc import Callable, Iterator
+
 import pytest
+import redis
 from playwright.sync_api import expect
 
+from prettyscore.chat import live
 from prettyscore.core import messages
 from tests.e2e.flows import (
     new_member,
@@ -35,6 +41,32 @@ def _theirs(page):
     return page.get_by_test_id("message-theirs").get_by_test_id("message-text")
 
 
+@contextlib.contextmanager
+def redis_announcements(app_server) -> Iterator[Callable[[], list[str]]]:
+    """Listen to the app's chat channels in Redis (when it uses Redis); yields a function
+    returning the channels announced so far."""
+    if not app_server.redis_url:
+        yield list
+        return
+    client = redis.Redis.from_url(app_server.redis_url)
+    listener = client.pubsub()
+    listener.psubscribe(live.CHANNEL_PREFIX + "*")
+    listener.get_message(timeout=1)  # the subscription's confirmation
+
+    def announced() -> list[str]:
+        channels = []
+        while (item := listener.get_message(timeout=0.5)) is not None:
+            if item["type"] == "pmessage":
+                channels.append(item["channel"].decode())
+        return channels
+
+    try:
+        yield announced
+    finally:
+        listener.close()
+        client.close()
+
+
 def test_two_members_chat_live_and_messages_show_as_text(new_context, app_server):
     base = app_server.base_url
     alice, bob = new_context().new_page(), new_context().new_page()
@@ -49,12 +81,15 @@ def test_two_members_chat_live_and_messages_show_as_text(new_context, app_server
     expect(alice.get_by_role("button", name=messages.CHAT_SEND)).to_be_disabled()
 
     # Alice types and presses Enter: the message shows on Bob's page without a reload.
-    _chat_input(alice).fill("Hi Bob, congratulations on your rank!")
-    expect(alice.get_by_role("button", name=messages.CHAT_SEND)).to_be_enabled()
-    _chat_input(alice).press("Enter")
-    expect(_theirs(bob)).to_have_text(
-        "Hi Bob, congratulations on your rank!", timeout=ARRIVES_WITHIN_MS, use_inner_text=True
-    )
+    with redis_announcements(app_server) as announced:
+        _chat_input(alice).fill("Hi Bob, congratulations on your rank!")
+        expect(alice.get_by_role("button", name=messages.CHAT_SEND)).to_be_enabled()
+        _chat_input(alice).press("Enter")
+        expect(_theirs(bob)).to_have_text(
+            "Hi Bob, congratulations on your rank!", timeout=ARRIVES_WITHIN_MS
+        )
+        if app_server.redis_url:  # the two-worker server announced it through Redis
+            assert live.channel(request_id) in announced()
     expect(_chat_input(alice)).to_have_value("")
     expect(alice.get_by_test_id("message-mine")).to_contain_text("congratulations")
 
