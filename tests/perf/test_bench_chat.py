@@ -12,6 +12,11 @@ the sender publishing on one and the receivers listening on the other.
 Prints median and p95 per database and delivery; asserts only that every message
 arrived (time depends on the machine's load). Run it alone with
 ``.venv/bin/python -m pytest tests/perf/test_bench_chat.py -s``.
+
+``test_chat_delivery_in_the_browser`` adds the whole path for one conversation through
+the real app (both servers: SQLite with one worker, PostgreSQL + Redis with two): from
+the moment Alice presses Enter until the message is in Bob's page (a MutationObserver
+on his chat box notes the time; both pages share the machine's clock).
 """
 
 from __future__ import annotations
@@ -28,6 +33,7 @@ from sqlmodel import Session
 from prettyscore.chat import live, service
 from tests.chat.conftest import add_member, add_request
 from tests.conftest import redis_url
+from tests.e2e.flows import new_member, open_page, paid_contact_request
 
 PAIRS = 50
 MESSAGES_PER_PAIR = 8
@@ -134,3 +140,43 @@ def test_chat_delivery_latency(db_engine, migrated_database_url, delivery, pace)
         f"max {max(latencies):.1f} ms"
     )
     assert len(latencies) == PAIRS * MESSAGES_PER_PAIR
+
+
+BROWSER_MESSAGES = 25
+# Notes when each message text first appears in the chat box.
+WATCH_ARRIVALS = """() => {
+  window.arrivals = {};
+  const box = document.querySelector('[data-testid=chat-box]');
+  new MutationObserver(() => {
+    for (const el of box.querySelectorAll('[data-testid=message-text]')) {
+      if (!(el.textContent in window.arrivals)) window.arrivals[el.textContent] = Date.now();
+    }
+  }).observe(box, {subtree: true, childList: true, characterData: true});
+}"""
+
+
+def test_chat_delivery_in_the_browser(new_context, app_server):
+    base = app_server.base_url
+    alice, bob = new_context().new_page(), new_context().new_page()
+    request_id = paid_contact_request(
+        app_server, new_member(alice, base, "requester"), new_member(bob, base, "contestant")
+    )
+    open_page(alice, f"{base}/messages/{request_id}")
+    open_page(bob, f"{base}/messages/{request_id}")
+    bob.evaluate(WATCH_ARRIVALS)
+    field = alice.get_by_test_id("chat-input")
+    latencies = []
+    for number in range(BROWSER_MESSAGES):
+        text = f"message {number}"
+        field.fill(text)
+        alice.wait_for_timeout(400)  # the typed text has reached the server
+        pressed_at = alice.evaluate("Date.now()")
+        field.press("Enter")
+        bob.wait_for_function(f"() => window.arrivals['{text}'] !== undefined")
+        latencies.append(bob.evaluate(f"window.arrivals['{text}']") - pressed_at)
+    p95 = statistics.quantiles(latencies, n=20)[-1]
+    print(
+        f"\n[chat delivery, browser to browser, one conversation] {app_server.base_url}: "
+        f"{BROWSER_MESSAGES} messages, median {statistics.median(latencies):.0f} ms, "
+        f"p95 {p95:.0f} ms, max {max(latencies):.0f} ms"
+    )
