@@ -124,3 +124,29 @@ def with_app_database(app_server) -> Iterator[Session]:
 def member_id(db: Session, address: str) -> uuid.UUID:
     """The id of the member who signed up with ``address``."""
     return db.exec(select(User.id).where(User.email == address.lower())).one()
+
+
+def paid_contact_request(
+    app_server, requester: str, contestant: str, status: str = "approved"
+) -> uuid.UUID:
+    """A paid contact request (approved unless ``status`` says otherwise) between two
+    signed-up members, written to the running app's database: what the contact flow,
+    its payment and the contestant's answer leave behind."""
+    from prettyscore.contact.models import ContactRequest
+
+    with with_app_database(app_server) as db:
+        request = ContactRequest(
+            requester_id=member_id(db, requester),
+            contestant_id=member_id(db, contestant),
+            rank_at_request=1,
+            fee_amount=100_000,
+            platform_share=25_000,
+            contestant_share=75_000,
+            message_preview="Hello! I would love to talk about your photo.",
+            paid=True,
+            payment_status="paid",
+            status=status,
+        )
+        db.add(request)
+        db.flush()
+        return request.id

@@ -1,0 +1,1 @@
+"""Live chat between the parties of an approved contact request."""

@@ -1,0 +1,217 @@
+"""Reflex state of /messages (the member's conversations) and /messages/{requestId}.
+
+An open chat page runs one background loop (``follow_conversation``) that waits on the
+conversation's live channel and, when woken, loads what is new from the database. A
+reload or a second on_load replaces the loop (a fresh ``_watch`` token ends the old one);
+it also ends when the tab leaves the chat, and after an idle cap, since a closed tab
+cannot tell the server. Each pass reloads a little before the newest message it has
+and skips what it already shows, so a missed notification, a reconnect, or two
+messages committed out of order never lose a message.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import logging
+import secrets
+import time
+import uuid
+from datetime import datetime, timedelta
+
+import reflex as rx
+
+from prettyscore.accounts.state import AuthState
+from prettyscore.chat import live, service
+from prettyscore.core import messages
+from prettyscore.core.db import run_in_session
+from prettyscore.core.errors import DomainError, ValidationFailed
+
+log = logging.getLogger(__name__)
+
+ROUTE_ARG = "chat_request_id"
+#: Without a notification the page still looks again this often (a safety net).
+RECHECK_SECONDS = 15.0
+#: The loop ends after this long without a new message (a closed tab cannot say so).
+IDLE_CAP_SECONDS = 30 * 60
+#: Each look starts this long before the newest message shown (out-of-order commits).
+OVERLAP = timedelta(seconds=5)
+
+
+@dataclasses.dataclass
+class ChatLine:
+    """One message as the chat box shows it."""
+
+    id: str = ""
+    content: str = ""
+    mine: bool = False
+    time: str = ""
+    created: str = ""  # ISO time, for the next look's starting point
+
+
+@dataclasses.dataclass
+class ConversationRow:
+    """One conversation in the /messages list."""
+
+    href: str = ""
+    other_name: str = ""
+    last_message: str = ""
+    last_at: str = ""
+
+
+def _line(message: service.ChatMessage, user_id: uuid.UUID) -> ChatLine:
+    at = message.created_at
+    return ChatLine(
+        id=str(message.id),
+        content=message.content,
+        mine=message.sender_id == user_id,
+        time=f"{at:%b} {at.day}, {at:%H:%M}",
+        created=at.isoformat(),
+    )
+
+
+def _opening(db, user_id: uuid.UUID, request_id: str) -> tuple[str, list[service.ChatMessage]]:
+    request = service.open_conversation(db, user_id, request_id)
+    name = service.party_name(db, request, user_id)
+    return name, service.messages_since(db, user_id, request.id)
+
+
+def _rows(db, user_id: uuid.UUID) -> list[ConversationRow]:
+    return [
+        ConversationRow(
+            href=f"/messages/{item.request_id}",
+            other_name=item.other_name,
+            last_message=item.last_message or messages.CHAT_NO_MESSAGES,
+            last_at=f"{item.last_at:%b} {item.last_at.day}, {item.last_at:%H:%M}",
+        )
+        for item in service.conversations(db, user_id)
+    ]
+
+
+class ChatState(AuthState):
+    """One chat page: who with, the messages shown, the draft, and the live loop."""
+
+    other_name: str = ""
+    lines: list[ChatLine] = []
+    draft: str = ""
+    conversations: list[ConversationRow] = []
+
+    _request_id: str = ""
+    _user_id: str = ""
+    _watch: str = ""  # the one live loop allowed to run for this tab
+
+    @rx.var
+    def can_send(self) -> bool:
+        """Send is offered only for a non-empty draft (the server checks it again)."""
+        return self.draft.strip() != ""
+
+    @rx.event
+    def set_draft(self, value: str):
+        self.draft = value
+
+    # -- /messages ------------------------------------------------------------------
+    @rx.event
+    async def open_list(self):
+        """on_load of /messages: members only; their conversations, newest first."""
+        user = await self.current_user()
+        if user is None:
+            return self.sign_in_redirect()
+        try:
+            self.conversations = await run_in_session(_rows, user.id)
+        except Exception:
+            log.exception("Loading conversations failed")
+            return rx.toast.error(messages.FAILED_TO_LOAD_CONTACT_REQUESTS)
+
+    # -- /messages/{requestId} --------------------------------------------------------
+    @rx.event
+    async def open_chat(self):
+        """on_load of a chat: members only, parties of an approved request only."""
+        self._watch = ""  # whatever loop ran for this tab stops at its next look
+        user = await self.current_user()
+        if user is None:
+            return self.sign_in_redirect()
+        request_id = str(self.router.page.params.get(ROUTE_ARG, ""))
+        try:
+            name, found = await run_in_session(_opening, user.id, request_id)
+        except DomainError as error:
+            return [rx.toast.error(error.message), rx.redirect("/")]
+        if request_id != self._request_id:
+            self.draft = ""  # a reconnect re-runs on_load: keep what is being typed
+        self._request_id, self._user_id = request_id, str(user.id)
+        self.other_name = name
+        self.lines = [_line(message, user.id) for message in found]
+        self._watch = secrets.token_hex(8)
+        return ChatState.follow_conversation
+
+    def _merge(self, found: list[service.ChatMessage]) -> None:
+        user_id = uuid.UUID(self._user_id)
+        shown = {line.id for line in self.lines}
+        fresh = [_line(message, user_id) for message in found if str(message.id) not in shown]
+        if fresh:
+            self.lines = sorted([*self.lines, *fresh], key=lambda line: (line.created, line.id))
+
+    def _look_from(self) -> datetime | None:
+        if not self.lines:
+            return None
+        return datetime.fromisoformat(self.lines[-1].created) - OVERLAP
+
+    @rx.event
+    async def send(self, form_data: dict):
+        """Store the message (Enter or the Send button) and wake the other party's page."""
+        text = str(form_data.get("content", self.draft))
+        user = await self.current_user()
+        if user is None:
+            return self.sign_in_redirect()
+        try:
+            stored = await run_in_session(service.send_message, user.id, self._request_id, text)
+        except ValidationFailed as error:
+            return rx.toast.error(error.message)
+        except DomainError as error:
+            return [rx.toast.error(error.message), rx.redirect("/")]
+        except Exception:
+            log.exception("Sending a chat message failed")
+            return rx.toast.error(messages.FAILED_TO_SEND_MESSAGE)
+        self.draft = ""
+        self._merge([stored])
+        try:
+            await live.broadcast().publish(self._request_id)
+        except Exception:  # stored all the same; the other page finds it on its next look
+            log.exception("Announcing a chat message failed")
+
+    @rx.event(background=True)
+    async def follow_conversation(self):
+        """While this chat is open: wait for news on its channel, then load what is new."""
+        async with self:
+            watch, request_id, user_id = self._watch, self._request_id, self._user_id
+        if not watch:
+            return
+        idle_until = time.monotonic() + IDLE_CAP_SECONDS
+        async with live.broadcast().subscribe(request_id) as subscription:
+            notified = True  # listening now: catch up on anything sent since the page loaded
+            while time.monotonic() < idle_until:
+                if not notified:
+                    notified = await subscription.wait(RECHECK_SECONDS)
+                async with self:
+                    if not self._still_following(watch):
+                        return
+                    after = self._look_from()
+                try:
+                    found = await run_in_session(
+                        service.messages_since, uuid.UUID(user_id), request_id, after
+                    )
+                except DomainError:
+                    return  # no longer a party of an approved request
+                except Exception:
+                    log.exception("Loading new chat messages failed")
+                    found = []
+                async with self:
+                    if not self._still_following(watch):
+                        return
+                    before = len(self.lines)
+                    self._merge(found)
+                    if len(self.lines) != before:
+                        idle_until = time.monotonic() + IDLE_CAP_SECONDS
+                notified = False
+
+    def _still_following(self, watch: str) -> bool:
+        on_chat = self.router.url.path.rstrip("/").startswith("/messages/")
+        return self._watch == watch and on_chat and self.signed_in
