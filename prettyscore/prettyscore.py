@@ -13,6 +13,7 @@ from prettyscore.accounts import pages as accounts_pages
 from prettyscore.admin import pages as admin_pages
 from prettyscore.billing import pages as billing_pages
 from prettyscore.billing.api import billing_routes
+from prettyscore.contact import pages as contact_pages
 from prettyscore.core.constants import MAX_UPLOAD_BYTES
 from prettyscore.core.upload_limits import limit_request_body
 from prettyscore.dashboard import pages as dashboard_pages
@@ -44,3 +45,4 @@ editor_pages.register(app)
 video_pages.register(app)
 admin_pages.register(app)
 billing_pages.register(app)
+contact_pages.register(app)
