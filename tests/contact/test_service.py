@@ -14,7 +14,7 @@ from prettyscore.billing.models import CheckoutSession
 from prettyscore.contact import service
 from prettyscore.contact.models import ContactRequest
 from prettyscore.core import messages
-from prettyscore.core.errors import NotFound, PermissionDenied, ValidationFailed
+from prettyscore.core.errors import DomainError, NotFound, PermissionDenied, ValidationFailed
 from prettyscore.core.model_types import utcnow
 from prettyscore.photos.models import Photo
 from tests.helpers import stripe_events
@@ -266,3 +266,33 @@ def test_denying_a_stripe_payment_asks_stripe_for_the_refund(db, make_member, fa
     db.refresh(request)
     # Stripe confirms with charge.refunded later; until then the payment is still paid.
     assert (request.status, request.payment_status) == ("denied", "paid")
+
+    webhooks.process_event(db, stripe_events.charge_refunded("pi_standin_1", 100_000))
+    db.commit()
+    db.refresh(request)
+    assert request.payment_status == "refunded"
+    assert db.exec(select(CheckoutSession)).one().status == "refunded"
+
+
+def test_when_stripe_cannot_refund_the_request_is_not_denied(db, make_member, fake_stripe):
+    requester, contestant = make_member(), make_member()
+    photo = listed_photo(db, contestant, 9.0)
+    request = service.create_request(db, requester, photo.id, GOOD_MESSAGE)
+    service.start_payment(db, requester, request)
+    payment = db.exec(select(CheckoutSession)).one()
+    webhooks.process_event(
+        db,
+        stripe_events.checkout_completed(
+            payment.provider_session_id, requester.id, payment_intent="pi_standin_2"
+        ),
+    )
+    db.commit()
+
+    fake_stripe.fail_next(500)
+    fake_stripe.fail_next(500)  # the library retries once
+    with pytest.raises(DomainError) as raised:
+        service.deny(db, contestant.id, request.id)
+    assert raised.value.message == messages.FAILED_TO_DENY_REQUEST
+    db.rollback()
+    db.refresh(request)
+    assert (request.status, request.payment_status) == ("pending", "paid")
