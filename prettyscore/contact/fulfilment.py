@@ -37,12 +37,13 @@ def mark_paid(db: Session, payment: CheckoutSession, _session_object: dict) -> N
 
 
 def mark_refunded(db: Session, payment: CheckoutSession) -> None:
-    """A refunded contact fee shows on its request (which stays recorded as once paid)."""
+    """A refunded fee: the request is no longer paid, so it leaves the contestant's inbox
+    (denying refunds it; so does a refund made in Stripe's dashboard)."""
     if payment.kind != fulfilment.KIND_CONTACT_REQUEST:
         return
     request = _request_for_payment(db, payment)
     if request is not None:
-        request.payment_status = REFUNDED
+        request.paid, request.payment_status = False, REFUNDED
         db.add(request)
 
 

@@ -242,8 +242,22 @@ def test_denying_refunds_the_fee_and_removes_the_request(db, make_member):
     payment = db.exec(select(CheckoutSession)).one()
     assert payment.status == "refunded"
     db.refresh(request)
-    assert (request.status, request.payment_status) == ("denied", "refunded")
+    assert (request.status, request.payment_status, request.paid) == ("denied", "refunded", False)
     assert service.inbox(db, contestant.id) == []
+
+
+def test_a_fee_refunded_in_stripes_dashboard_takes_the_request_out_of_the_inbox(db, make_member):
+    requester, contestant = make_member(), make_member()
+    request = paid_request(db, requester, listed_photo(db, contestant, 9.0))
+    payment = db.exec(select(CheckoutSession)).one()
+    webhooks.process_event(
+        db, stripe_events.charge_refunded(payment.payment_intent_id, payment.amount_cents)
+    )
+    db.commit()
+    assert service.inbox(db, contestant.id) == []
+    assert service.pending_count(db, contestant.id) == 0
+    with pytest.raises(NotFound):
+        service.approve(db, contestant.id, request.id)
 
 
 def test_denying_a_stripe_payment_asks_stripe_for_the_refund(db, make_member, fake_stripe):
