@@ -14,6 +14,7 @@ from prettyscore.admin import pages as admin_pages
 from prettyscore.billing import pages as billing_pages
 from prettyscore.billing.api import billing_routes
 from prettyscore.chat import pages as chat_pages
+from prettyscore.contact import pages as contact_pages
 from prettyscore.core.constants import MAX_UPLOAD_BYTES
 from prettyscore.core.upload_limits import limit_request_body
 from prettyscore.dashboard import pages as dashboard_pages
@@ -46,3 +47,4 @@ video_pages.register(app)
 admin_pages.register(app)
 billing_pages.register(app)
 chat_pages.register(app)
+contact_pages.register(app)

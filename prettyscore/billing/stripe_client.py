@@ -79,3 +79,19 @@ def verify_webhook(payload: bytes, signature_header: str | None) -> None:
         )
     except (stripe.SignatureVerificationError, ValueError) as error:  # bad UTF-8 too
         raise InvalidWebhook(str(error)) from error
+
+
+def refund_payment_intent(payment_intent_id: str, *, idempotency_key: str) -> str:
+    """Refund a one-off payment in full; returns Stripe's refund id.
+
+    Stripe then sends ``charge.refunded``, which marks the payment refunded here.
+    """
+    client = _client(get_settings())
+    try:
+        refund = client.v1.refunds.create(
+            params={"payment_intent": payment_intent_id},
+            options={"idempotency_key": idempotency_key},
+        )
+    except stripe.StripeError as error:
+        raise StripeUnavailable(str(error)) from error
+    return refund.id

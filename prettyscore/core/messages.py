@@ -479,3 +479,31 @@ CHAT_PLACEHOLDER = "Type a message... (Enter to send, Shift+Enter for a new line
 CHAT_SEND = "Send"
 CHAT_WITH = "Chat with {name}"
 CHAT_BACK = "All conversations"
+
+# ---------------------------------------------------------------------------
+# ---------------------------------------------------------------------------
+# Contact requests and the contestant inbox (document 001 §2, §5, §9)
+# ---------------------------------------------------------------------------
+CONTACT_MESSAGE_TOO_SHORT = "Message must be at least 10 characters"
+CONTACT_MESSAGE_TOO_LONG = "Message must be at most 1000 characters"
+CANNOT_CONTACT_YOURSELF = "You cannot send a contact request to yourself"
+CONTESTANT_NOT_FOUND = "This contestant is no longer on the leaderboard"
+CONTACT_DIALOG_TITLE = "Contact {name}"
+CONTACT_RANK = "Rank #{rank}"
+CONTACT_FEE = "Fee: {fee}"
+CONTACT_MESSAGE_PLACEHOLDER = "Introduce yourself (10 to 1000 characters)"
+CONTACT_CHARACTER_COUNT = "{count}/1000"
+CONTACT_SEND = "Send"
+CONTACT_CANCEL = "Cancel"
+CONTACT_CHECKOUT_DESCRIPTION = "Contact request to rank #{rank}"
+CONTACT_INBOX_SUBTITLE = "Members who paid to contact you"
+NO_CONTACT_REQUESTS = "No contact requests yet"
+CONTACT_FROM = "From {requester}"
+CONTACT_YOUR_SHARE = "Your share: {share}"
+CONTACT_APPROVE = "Approve"
+CONTACT_DENY = "Deny"
+CONTACT_OPEN_CHAT = "Open chat"
+CONTACT_STATUS_PENDING = "Pending"
+CONTACT_STATUS_APPROVED = "Approved"
+CONTACT_REQUEST_APPROVED = "Request approved"
+CONTACT_REQUEST_DENIED = "Request denied; the fee is refunded"

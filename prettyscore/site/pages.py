@@ -40,8 +40,6 @@ PLACEHOLDER_PAGES: tuple[tuple[str, str], ...] = (
     ("/global-ranking", messages.TITLE_GLOBAL_RANKING),
     ("/partners", messages.TITLE_PARTNERS),
     ("/partners/apply", messages.TITLE_PARTNER_APPLY),
-    ("/contestant-requests", messages.TITLE_CONTACT_REQUESTS),
-    ("/contact-requests", messages.TITLE_CONTACT_REQUESTS),
     ("/personality-test", messages.TITLE_PERSONALITY_TEST),
     ("/claim-opportunities", messages.TITLE_CLAIM_OPPORTUNITIES),
     ("/feet-upload", messages.TITLE_FEET_UPLOAD),

@@ -15,6 +15,7 @@ import reflex as rx
 
 from prettyscore.accounts.state import AuthState
 from prettyscore.billing.state import MembershipState
+from prettyscore.contact.state import ContactBadgeState
 from prettyscore.core import messages
 from prettyscore.ui import styles
 from prettyscore.ui.components import brand_mark, disclaimer, terms_link
@@ -107,13 +108,33 @@ _TOP_LINK_STYLE = {
 # ---------------------------------------------------------------------------
 def _sidebar_link(item: NavItem, in_drawer: bool) -> rx.Component:
     """One sidebar entry; in the drawer it also closes the drawer when clicked."""
+    extra = [_pending_requests_count()] if item == CONTACT_REQUESTS else []
     link = nav_link(
         rx.icon(item.icon, size=18),
         item.label,
+        *extra,
         href=item.href,
         style=_SIDEBAR_LINK_STYLE,
     )
     return rx.drawer.close(link) if in_drawer else link
+
+
+def _pending_requests_count() -> rx.Component:
+    """Contact requests waiting for the member's answer, loaded when the entry shows
+    (it shows only to signed-in members)."""
+    return rx.box(
+        rx.cond(
+            ContactBadgeState.pending_requests > 0,
+            rx.badge(
+                ContactBadgeState.pending_requests,
+                color_scheme="pink",
+                radius="full",
+                data_testid="contact-requests-count",
+            ),
+        ),
+        margin_left="auto",
+        on_mount=ContactBadgeState.refresh_pending_requests,
+    )
 
 
 def _nav_group(title: str, items: tuple[NavItem, ...], in_drawer: bool) -> rx.Component:

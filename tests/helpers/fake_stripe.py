@@ -1,10 +1,11 @@
 """A small stand-in for the Stripe API: a real HTTP server on 127.0.0.1.
 
 Point ``STRIPE_API_BASE`` at ``fake.url`` and the real ``stripe`` library talks to it.
-It answers the two calls PrettyScore makes, with Stripe-shaped JSON:
+It answers the calls PrettyScore makes, with Stripe-shaped JSON:
 
 - ``POST /v1/checkout/sessions``: a new Checkout session (id ``cs_test_...``, ``url``)
 - ``POST /v1/subscriptions/{id}``: the subscription, updated
+- ``POST /v1/refunds``: a refund of a payment intent
 
 and records every request with its form body flattened as Stripe encodes it
 (``line_items[0][price_data][unit_amount]`` → ``"999"``). ``fail_next(status)`` makes the
@@ -78,6 +79,14 @@ class FakeStripe:
             "livemode": False,
         }
 
+    def _refund(self, form: dict[str, str]) -> dict:
+        return {
+            "id": f"re_test_fake{next(self._ids):06d}",
+            "object": "refund",
+            "payment_intent": form.get("payment_intent"),
+            "status": "succeeded",
+        }
+
     def answer(self, method: str, path: str, form: dict[str, str]) -> tuple[int, dict]:
         with self._lock:
             if self._failures:
@@ -87,6 +96,8 @@ class FakeStripe:
             return 200, self._checkout_session(form)
         if method == "POST" and path.startswith("/v1/subscriptions/"):
             return 200, self._subscription(path.rsplit("/", 1)[1], form)
+        if method == "POST" and path == "/v1/refunds":
+            return 200, self._refund(form)
         return 404, {"error": {"type": "invalid_request_error", "message": "No such route"}}
 
     # -- server ---------------------------------------------------------------------------

@@ -1,0 +1,86 @@
+"""The contact dialog: rendered once on /leaderboard, opened for an entry with
+``ContactState.open_contact(photo_id)`` from its Contact button."""
+
+from __future__ import annotations
+
+import reflex as rx
+
+from prettyscore.contact.state import ContactState
+from prettyscore.core import messages
+from prettyscore.ui import styles
+
+
+def _price_line() -> rx.Component:
+    return rx.hstack(
+        rx.badge(ContactState.contact_rank_text, size="2", data_testid="contact-rank"),
+        rx.text(
+            ContactState.contact_fee_text,
+            weight="bold",
+            style=styles.GRADIENT_TEXT,
+            data_testid="contact-fee",
+        ),
+        align="center",
+        spacing="3",
+    )
+
+
+def _message_box() -> rx.Component:
+    return rx.vstack(
+        rx.text_area(
+            value=ContactState.contact_message,
+            on_change=ContactState.set_contact_message,
+            placeholder=messages.CONTACT_MESSAGE_PLACEHOLDER,
+            rows="6",
+            width="100%",
+            data_testid="contact-message",
+        ),
+        rx.text(
+            ContactState.message_count_text,
+            size="1",
+            color_scheme="gray",
+            align="right",
+            width="100%",
+            data_testid="contact-message-count",
+        ),
+        spacing="1",
+        width="100%",
+    )
+
+
+def _actions() -> rx.Component:
+    return rx.hstack(
+        rx.dialog.close(
+            rx.button(messages.CONTACT_CANCEL, variant="soft", color_scheme="gray", type="button")
+        ),
+        rx.button(
+            messages.CONTACT_SEND,
+            on_click=ContactState.send_contact,
+            loading=ContactState.sending,
+            disabled=ContactState.message_empty | ~rx.State.is_hydrated,
+            style=styles.GRADIENT_BUTTON,
+            type="button",
+        ),
+        justify="end",
+        spacing="3",
+        width="100%",
+    )
+
+
+def contact_dialog() -> rx.Component:
+    """The dialog to pay for contacting a contestant: name, rank, fee, message, Send."""
+    return rx.dialog.root(
+        rx.dialog.content(
+            rx.dialog.title(ContactState.contact_title, data_testid="contact-title"),
+            rx.vstack(
+                _price_line(),
+                _message_box(),
+                _actions(),
+                spacing="4",
+                width="100%",
+            ),
+            max_width="480px",
+            data_testid="contact-dialog",
+        ),
+        open=ContactState.contact_open,
+        on_open_change=ContactState.set_contact_open,
+    )

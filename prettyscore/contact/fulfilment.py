@@ -1,0 +1,51 @@
+"""What a contact fee's payment events do to its request: paid, or refunded.
+
+Registered with the payments area when the ``prettyscore.contact`` package is imported
+(the app imports it for its pages, and its tables are imported with every model), so a
+payment event never finds the contact kind without its handler. This module imports only
+tables, so importing it from the models is cheap.
+"""
+
+from __future__ import annotations
+
+import uuid
+
+from sqlmodel import Session
+
+from prettyscore.billing import fulfilment
+from prettyscore.billing.models import CheckoutSession
+from prettyscore.contact.models import ContactRequest
+
+PENDING, APPROVED, DENIED = "pending", "approved", "denied"
+PENDING_PAYMENT, PAID, REFUNDED = "pending_payment", "paid", "refunded"
+
+
+def _request_for_payment(db: Session, payment: CheckoutSession) -> ContactRequest | None:
+    try:
+        return db.get(ContactRequest, uuid.UUID(str(payment.reference_id)))
+    except ValueError:
+        return None
+
+
+def mark_paid(db: Session, payment: CheckoutSession, _session_object: dict) -> None:
+    """A paid contact fee: the request now reaches the contestant."""
+    request = _request_for_payment(db, payment)
+    if request is None:
+        return
+    request.paid, request.payment_status = True, PAID
+    db.add(request)
+
+
+def mark_refunded(db: Session, payment: CheckoutSession) -> None:
+    """A refunded fee: the request is no longer paid, so it leaves the contestant's inbox
+    (denying refunds it; so does a refund made in Stripe's dashboard)."""
+    if payment.kind != fulfilment.KIND_CONTACT_REQUEST:
+        return
+    request = _request_for_payment(db, payment)
+    if request is not None:
+        request.paid, request.payment_status = False, REFUNDED
+        db.add(request)
+
+
+fulfilment.register_fulfilment(fulfilment.KIND_CONTACT_REQUEST, mark_paid)
+fulfilment.on_refund(mark_refunded)

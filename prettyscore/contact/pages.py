@@ -1,0 +1,132 @@
+"""The contestant inbox: /contestant-requests (and /contact-requests, the other name the
+documents use). Paid requests addressed to the member, to approve or deny; approved ones
+lead to their chat at /messages/{id}."""
+
+from __future__ import annotations
+
+import reflex as rx
+
+from prettyscore.contact.service import InboxEntry
+from prettyscore.contact.state import ContactInboxState
+from prettyscore.core import messages
+from prettyscore.ui import styles
+from prettyscore.ui.components import card, link_button, page_header
+from prettyscore.ui.layout import page_layout
+
+INBOX_ROUTES = ("/contestant-requests", "/contact-requests")
+_READY = rx.State.is_hydrated
+
+
+def _status_badge(entry: InboxEntry) -> rx.Component:
+    return rx.cond(
+        entry.status == "approved",
+        rx.badge(messages.CONTACT_STATUS_APPROVED, color_scheme="green"),
+        rx.badge(messages.CONTACT_STATUS_PENDING, color_scheme="amber"),
+    )
+
+
+def _answer_buttons(entry: InboxEntry) -> rx.Component:
+    busy = ContactInboxState.answering == entry.id
+    return rx.hstack(
+        rx.button(
+            messages.CONTACT_APPROVE,
+            on_click=ContactInboxState.approve(entry.id),
+            disabled=busy | ~_READY,
+            style=styles.GRADIENT_BUTTON,
+            type="button",
+        ),
+        rx.button(
+            messages.CONTACT_DENY,
+            on_click=ContactInboxState.deny(entry.id),
+            disabled=busy | ~_READY,
+            variant="soft",
+            color_scheme="gray",
+            type="button",
+        ),
+        spacing="3",
+    )
+
+
+def _request_card(entry: InboxEntry) -> rx.Component:
+    return card(
+        rx.vstack(
+            rx.hstack(
+                rx.text(
+                    messages.CONTACT_FROM.format(requester=entry.requester),
+                    weight="bold",
+                    data_testid="contact-requester",
+                ),
+                _status_badge(entry),
+                justify="between",
+                width="100%",
+                wrap="wrap",
+            ),
+            rx.text(entry.message, white_space="pre-wrap", data_testid="contact-request-message"),
+            rx.hstack(
+                rx.badge(messages.CONTACT_RANK.format(rank=entry.rank)),
+                rx.text(messages.CONTACT_FEE.format(fee=entry.fee), size="2"),
+                rx.text(
+                    messages.CONTACT_YOUR_SHARE.format(share=entry.share),
+                    size="2",
+                    weight="bold",
+                    data_testid="contact-request-share",
+                ),
+                spacing="3",
+                align="center",
+                wrap="wrap",
+            ),
+            rx.cond(
+                entry.status == "pending",
+                _answer_buttons(entry),
+                link_button(
+                    messages.CONTACT_OPEN_CHAT,
+                    f"/messages/{entry.id}",
+                    "message-circle",
+                    size="2",
+                ),
+            ),
+            spacing="3",
+            width="100%",
+        ),
+        padding="1.25rem",
+        width="100%",
+        data_testid="contact-request",
+    )
+
+
+def inbox() -> rx.Component:
+    """The member's paid pending and approved contact requests."""
+    return page_layout(
+        page_header(messages.TITLE_CONTACT_REQUESTS, messages.CONTACT_INBOX_SUBTITLE, "mail"),
+        rx.cond(
+            ContactInboxState.loaded,
+            rx.cond(
+                ContactInboxState.inbox_entries.length() > 0,
+                rx.vstack(
+                    rx.foreach(ContactInboxState.inbox_entries, _request_card),
+                    spacing="4",
+                    width="100%",
+                ),
+                rx.text(
+                    messages.NO_CONTACT_REQUESTS,
+                    color_scheme="gray",
+                    align="center",
+                    width="100%",
+                    data_testid="no-contact-requests",
+                ),
+            ),
+            rx.center(rx.spinner(size="3"), width="100%"),
+        ),
+        max_width="760px",
+    )
+
+
+def register(app: rx.App) -> None:
+    """Add the contestant inbox under both of its names."""
+    for route in INBOX_ROUTES:
+        app.add_page(
+            inbox,
+            route=route,
+            title=f"{messages.TITLE_CONTACT_REQUESTS} | {messages.APP_NAME}",
+            on_load=ContactInboxState.load_inbox,
+        )

@@ -1,0 +1,283 @@
+"""Paid contact requests: the fee by rank, creating a request, paying it, and the
+contestant's inbox (approve, or deny with a refund).
+
+Everything that costs money is decided here on the server: the photo's rank is counted
+from the database when the request is made, the fee follows from that rank, and the
+request is delivered to the contestant only once a payment event has marked it paid.
+"""
+
+from __future__ import annotations
+
+import uuid
+from dataclasses import dataclass
+
+from sqlalchemy import and_, or_
+from sqlmodel import Session, func, select
+
+from prettyscore.accounts.models import User
+from prettyscore.billing import checkout, refunds, webhooks
+from prettyscore.billing.fulfilment import KIND_CONTACT_REQUEST
+from prettyscore.billing.models import CheckoutSession
+from prettyscore.contact.fulfilment import APPROVED, DENIED, PENDING, PENDING_PAYMENT
+from prettyscore.contact.models import ContactRequest
+from prettyscore.core import messages
+from prettyscore.core.errors import NotFound, PermissionDenied, ValidationFailed
+from prettyscore.photos.models import Photo
+
+#: Document 001 §9: max(1000 - (rank - 1) * 50, 100) dollars.
+TOP_FEE_DOLLARS = 1000
+FEE_STEP_DOLLARS = 50
+MIN_FEE_DOLLARS = 100
+PLATFORM_PERCENT = 25
+MESSAGE_MIN_CHARS = 10
+MESSAGE_MAX_CHARS = 1000
+
+SUCCESS_PATH = "/leaderboard?contact=sent"
+CANCEL_PATH = "/leaderboard"
+
+
+@dataclass(frozen=True)
+class ContactOffer:
+    """What the contact dialog shows before sending: who, their rank and the fee."""
+
+    photo_id: str
+    contestant_name: str
+    rank: int
+    fee_cents: int
+    fee: str  # formatted, e.g. "$950.00"
+
+
+@dataclass(frozen=True)
+class InboxEntry:
+    """One paid request in the contestant's inbox."""
+
+    id: str
+    requester: str
+    message: str
+    rank: int
+    fee: str
+    share: str
+    status: str
+
+
+# ---------------------------------------------------------------------------
+# Rules
+# ---------------------------------------------------------------------------
+def fee_for_rank(rank: int) -> int:
+    """The contact fee in cents for a contestant at ``rank`` (1 is the top)."""
+    if rank < 1:
+        raise ValueError("Ranks start at 1")
+    dollars = max(TOP_FEE_DOLLARS - (rank - 1) * FEE_STEP_DOLLARS, MIN_FEE_DOLLARS)
+    return dollars * 100
+
+
+def shares(fee_cents: int) -> tuple[int, int]:
+    """(platform, contestant) shares of a fee in cents; they always add up to the fee."""
+    platform = fee_cents * PLATFORM_PERCENT // 100
+    return platform, fee_cents - platform
+
+
+def check_message(text: str | None) -> str:
+    """The trimmed message, or ValidationFailed with the first rule it breaks."""
+    message = (text or "").strip()
+    if len(message) < MESSAGE_MIN_CHARS:
+        raise ValidationFailed(messages.CONTACT_MESSAGE_TOO_SHORT)
+    if len(message) > MESSAGE_MAX_CHARS:
+        raise ValidationFailed(messages.CONTACT_MESSAGE_TOO_LONG)
+    return message
+
+
+def _parse_id(raw: uuid.UUID | str, not_found_text: str) -> uuid.UUID:
+    try:
+        return raw if isinstance(raw, uuid.UUID) else uuid.UUID(str(raw))
+    except ValueError as error:
+        raise NotFound(not_found_text) from error
+
+
+def _listed_photo(db: Session, photo_id: uuid.UUID | str) -> Photo:
+    photo = db.get(Photo, _parse_id(photo_id, messages.CONTESTANT_NOT_FOUND))
+    if photo is None or not photo.public_listing:
+        raise NotFound(messages.CONTESTANT_NOT_FOUND)
+    return photo
+
+
+def rank_of_photo(db: Session, photo_id: uuid.UUID | str) -> int:
+    """The listed photo's leaderboard rank: listed photos ordered before it, plus one.
+
+    The leaderboard's order is score (high first), then oldest first, then id, so two
+    photos never share a rank.
+    """
+    photo = _listed_photo(db, photo_id)
+    ahead = or_(
+        Photo.score > photo.score,
+        and_(Photo.score == photo.score, Photo.created_at < photo.created_at),
+        and_(
+            Photo.score == photo.score,
+            Photo.created_at == photo.created_at,
+            Photo.id < photo.id,
+        ),
+    )
+    count = db.exec(
+        select(func.count()).select_from(Photo).where(Photo.public_listing, ahead)
+    ).one()
+    return count + 1
+
+
+def _contestant_name(photo: Photo) -> str:
+    return photo.display_name or messages.APP_NAME
+
+
+def contact_offer(db: Session, requester_id: uuid.UUID, photo_id: str) -> ContactOffer:
+    """What contacting the photo's owner costs now (for the dialog); not one's own photo."""
+    photo = _listed_photo(db, photo_id)
+    if photo.user_id == requester_id:
+        raise PermissionDenied(messages.CANNOT_CONTACT_YOURSELF)
+    rank = rank_of_photo(db, photo.id)
+    fee = fee_for_rank(rank)
+    return ContactOffer(
+        photo_id=str(photo.id),
+        contestant_name=_contestant_name(photo),
+        rank=rank,
+        fee_cents=fee,
+        fee=checkout.format_amount(fee),
+    )
+
+
+# ---------------------------------------------------------------------------
+# Requesting and paying
+# ---------------------------------------------------------------------------
+def create_request(
+    db: Session, requester: User, photo_id: uuid.UUID | str, message: str
+) -> ContactRequest:
+    """A new, unpaid request to the owner of a listed photo, priced by its rank now."""
+    text = check_message(message)
+    offer = contact_offer(db, requester.id, str(photo_id))
+    photo = _listed_photo(db, offer.photo_id)
+    platform_share, contestant_share = shares(offer.fee_cents)
+    request = ContactRequest(
+        requester_id=requester.id,
+        contestant_id=photo.user_id,
+        photo_id=photo.id,
+        rank_at_request=offer.rank,
+        fee_amount=offer.fee_cents,
+        platform_share=platform_share,
+        contestant_share=contestant_share,
+        message_preview=text,
+        paid=False,
+        payment_status=PENDING_PAYMENT,
+        status=PENDING,
+    )
+    db.add(request)
+    db.flush()
+    return request
+
+
+def start_payment(db: Session, requester: User, request: ContactRequest) -> str:
+    """Open the checkout for the request's fee; returns the URL to send the member to."""
+    if request.requester_id != requester.id or request.paid:
+        raise NotFound(messages.CONTACT_REQUEST_NOT_FOUND)
+    return checkout.start_checkout(
+        db,
+        requester,
+        KIND_CONTACT_REQUEST,
+        amount_cents=request.fee_amount,
+        reference_id=str(request.id),
+        description=messages.CONTACT_CHECKOUT_DESCRIPTION.format(rank=request.rank_at_request),
+        success_path=SUCCESS_PATH,
+        cancel_path=CANCEL_PATH,
+    )
+
+
+def request_contact(db: Session, requester: User, photo_id: str, message: str) -> str:
+    """Create the request and open its checkout in one go (nothing is kept if either fails)."""
+    request = create_request(db, requester, photo_id, message)
+    return start_payment(db, requester, request)
+
+
+# ---------------------------------------------------------------------------
+# The contestant's inbox
+# ---------------------------------------------------------------------------
+def _inbox_entry(request: ContactRequest, requester_email: str) -> InboxEntry:
+    return InboxEntry(
+        id=str(request.id),
+        requester=requester_email,
+        message=request.message_preview,
+        rank=request.rank_at_request,
+        fee=checkout.format_amount(request.fee_amount),
+        share=checkout.format_amount(request.contestant_share),
+        status=request.status,
+    )
+
+
+def inbox(db: Session, contestant_id: uuid.UUID) -> list[InboxEntry]:
+    """Paid requests addressed to the contestant, pending and approved, newest first."""
+    rows = db.exec(
+        select(ContactRequest, User.email)
+        .join(User, User.id == ContactRequest.requester_id)
+        .where(
+            ContactRequest.contestant_id == contestant_id,
+            ContactRequest.paid,
+            ContactRequest.status.in_((PENDING, APPROVED)),
+        )
+        .order_by(ContactRequest.created_at.desc())
+    ).all()
+    return [_inbox_entry(request, email) for request, email in rows]
+
+
+def pending_count(db: Session, contestant_id: uuid.UUID) -> int:
+    """How many paid requests wait for the contestant's answer (the sidebar's count)."""
+    return db.exec(
+        select(func.count())
+        .select_from(ContactRequest)
+        .where(
+            ContactRequest.contestant_id == contestant_id,
+            ContactRequest.paid,
+            ContactRequest.status == PENDING,
+        )
+    ).one()
+
+
+def _pending_for_contestant(
+    db: Session, contestant_id: uuid.UUID, request_id: uuid.UUID | str
+) -> ContactRequest:
+    """A paid, pending request addressed to the contestant; NotFound for anyone else."""
+    request = db.exec(
+        select(ContactRequest)
+        .where(ContactRequest.id == _parse_id(request_id, messages.CONTACT_REQUEST_NOT_FOUND))
+        .with_for_update()
+    ).first()
+    if (
+        request is None
+        or request.contestant_id != contestant_id
+        or not request.paid
+        or request.status != PENDING
+    ):
+        raise NotFound(messages.CONTACT_REQUEST_NOT_FOUND)
+    return request
+
+
+def approve(db: Session, contestant_id: uuid.UUID, request_id: uuid.UUID | str) -> ContactRequest:
+    """The contestant accepts the request: the chat opens for both of them."""
+    request = _pending_for_contestant(db, contestant_id, request_id)
+    request.status = APPROVED
+    db.add(request)
+    db.flush()
+    return request
+
+
+def deny(db: Session, contestant_id: uuid.UUID, request_id: uuid.UUID | str) -> ContactRequest:
+    """The contestant declines: the request is closed and the requester's fee refunded."""
+    request = _pending_for_contestant(db, contestant_id, request_id)
+    request.status = DENIED
+    db.add(request)
+    db.flush()
+    payment = db.exec(
+        select(CheckoutSession).where(
+            CheckoutSession.kind == KIND_CONTACT_REQUEST,
+            CheckoutSession.reference_id == str(request.id),
+            CheckoutSession.status == webhooks.PAID,
+        )
+    ).first()
+    if payment is not None:
+        refunds.refund_payment(db, payment, failure_text=messages.FAILED_TO_DENY_REQUEST)
+    return request

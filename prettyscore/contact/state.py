@@ -1,0 +1,197 @@
+"""Reflex state of contact requests: the contact dialog, the contestant's inbox and the
+sidebar's count of requests waiting for an answer.
+
+The browser only names a photo and types a message: the rank, the fee and who may answer
+what are decided by ``contact.service`` on the server.
+"""
+
+from __future__ import annotations
+
+import logging
+
+import reflex as rx
+
+from prettyscore.accounts.state import AuthState
+from prettyscore.billing.checkout import CheckoutFailed
+from prettyscore.contact import service
+from prettyscore.core import messages
+from prettyscore.core.db import run_in_session
+from prettyscore.core.errors import DomainError
+
+log = logging.getLogger(__name__)
+
+LEADERBOARD_PATH = "/leaderboard"
+
+
+class ContactState(AuthState):
+    """The contact dialog the leaderboard opens for one of its entries."""
+
+    contact_open: bool = False
+    contact_photo_id: str = ""
+    contestant_name: str = ""
+    contact_rank: int = 0
+    contact_fee: str = ""
+    contact_message: str = ""
+    sending: bool = False
+
+    @rx.var
+    def contact_title(self) -> str:
+        return messages.CONTACT_DIALOG_TITLE.format(name=self.contestant_name)
+
+    @rx.var
+    def contact_rank_text(self) -> str:
+        return messages.CONTACT_RANK.format(rank=self.contact_rank)
+
+    @rx.var
+    def contact_fee_text(self) -> str:
+        return messages.CONTACT_FEE.format(fee=self.contact_fee)
+
+    @rx.var
+    def message_count_text(self) -> str:
+        """How many characters the message has (as the rule counts them: trimmed)."""
+        return messages.CONTACT_CHARACTER_COUNT.format(count=len(self.contact_message.strip()))
+
+    @rx.var
+    def message_empty(self) -> bool:
+        return not self.contact_message.strip()
+
+    def _sign_in_first(self):
+        toast = rx.toast.error(messages.SIGN_IN_TO_CONTACT)
+        return [toast, self.sign_in_redirect(LEADERBOARD_PATH)]
+
+    @rx.event
+    async def open_contact(self, photo_id: str):
+        """Contact button of a leaderboard entry: the contestant, rank and fee from the
+        server, then the dialog; visitors are sent to sign in first."""
+        user = await self.current_user()
+        if user is None:
+            return self._sign_in_first()
+        try:
+            offer = await run_in_session(service.contact_offer, user.id, photo_id)
+        except DomainError as error:
+            return rx.toast.error(error.message)
+        except Exception:
+            log.exception("Loading the contact fee failed")
+            return rx.toast.error(messages.FAILED_TO_PROCESS_REQUEST)
+        self.contact_photo_id = offer.photo_id
+        self.contestant_name = offer.contestant_name
+        self.contact_rank = offer.rank
+        self.contact_fee = offer.fee
+        self.contact_message = ""
+        self.contact_open = True
+
+    @rx.event
+    def set_contact_open(self, is_open: bool):
+        self.contact_open = is_open
+
+    @rx.event
+    def set_contact_message(self, text: str):
+        self.contact_message = text
+
+    @rx.event
+    async def send_contact(self):
+        """Create the request (the server checks the message and prices it) and go to
+        the checkout to pay its fee."""
+        user = await self.current_user()
+        if user is None:
+            for event in self._sign_in_first():
+                yield event
+            return
+        self.sending = True
+        yield
+        url, text = "", messages.NO_CHECKOUT_URL
+        try:
+            url = await run_in_session(
+                service.request_contact, user, self.contact_photo_id, self.contact_message
+            )
+        except CheckoutFailed as error:
+            no_url = error.message == messages.NO_CHECKOUT_URL
+            text = error.message if no_url else messages.FAILED_TO_PROCESS_REQUEST
+        except DomainError as error:
+            text = error.message
+        except Exception:
+            log.exception("Creating a contact request failed")
+            text = messages.FAILED_TO_PROCESS_REQUEST
+        self.sending = False
+        if url:
+            self.contact_open = False
+        yield rx.redirect(url) if url else rx.toast.error(text)
+
+
+class ContactBadgeState(AuthState):
+    """How many paid requests wait for the signed-in member's answer (sidebar count)."""
+
+    pending_requests: int = 0
+
+    async def _count_pending(self, user) -> None:
+        self.pending_requests = await run_in_session(service.pending_count, user.id) if user else 0
+
+    @rx.event
+    async def refresh_pending_requests(self):
+        """on_mount of the sidebar's Contact Requests entry."""
+        try:
+            await self._count_pending(await self.current_user())
+        except Exception:
+            log.exception("Counting pending contact requests failed")
+
+
+class ContactInboxState(ContactBadgeState):
+    """/contestant-requests: paid requests addressed to the member, to approve or deny."""
+
+    inbox_entries: list[service.InboxEntry] = []
+    loaded: bool = False
+    answering: str = ""
+
+    async def _reload(self, user) -> None:
+        self.inbox_entries = await run_in_session(service.inbox, user.id)
+        await self._count_pending(user)
+        self.loaded = True
+
+    @rx.event
+    async def load_inbox(self):
+        """on_load: members only; their paid pending and approved requests."""
+        user = await self.current_user()
+        if user is None:
+            return self.sign_in_redirect()
+        try:
+            await self._reload(user)
+        except Exception:
+            log.exception("Loading contact requests failed")
+            self.loaded = True
+            return rx.toast.error(messages.FAILED_TO_LOAD_CONTACT_REQUESTS)
+
+    async def _answer(self, request_id: str, answer, done_text: str, failed_text: str):
+        user = await self.current_user()
+        if user is None:
+            return self.sign_in_redirect()
+        self.answering = request_id
+        try:
+            await run_in_session(answer, user.id, request_id)
+            toast = rx.toast.success(done_text)
+        except Exception as error:
+            if not isinstance(error, DomainError):
+                log.exception("Answering a contact request failed")
+            toast = rx.toast.error(failed_text)
+        self.answering = ""
+        await self._reload(user)
+        return toast
+
+    @rx.event
+    async def approve(self, request_id: str):
+        """Approve: the chat opens for both members."""
+        return await self._answer(
+            request_id,
+            service.approve,
+            messages.CONTACT_REQUEST_APPROVED,
+            messages.FAILED_TO_APPROVE_REQUEST,
+        )
+
+    @rx.event
+    async def deny(self, request_id: str):
+        """Deny: the request closes and the requester's fee is refunded."""
+        return await self._answer(
+            request_id,
+            service.deny,
+            messages.CONTACT_REQUEST_DENIED,
+            messages.FAILED_TO_DENY_REQUEST,
+        )
