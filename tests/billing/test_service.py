@@ -130,11 +130,15 @@ def contact_fulfilment():
     def refunded(db, payment):
         calls.append(("refunded", payment.kind))
 
+    previous = fulfilment._handlers.get(fulfilment.KIND_CONTACT_REQUEST)
     fulfilment.register_fulfilment(fulfilment.KIND_CONTACT_REQUEST, handler)
     fulfilment.on_payment(paid)
     fulfilment.on_refund(refunded)
     yield calls
-    fulfilment._handlers.pop(fulfilment.KIND_CONTACT_REQUEST, None)
+    if previous is None:
+        fulfilment._handlers.pop(fulfilment.KIND_CONTACT_REQUEST, None)
+    else:  # the contact area's own handler, registered when the app loads
+        fulfilment.register_fulfilment(fulfilment.KIND_CONTACT_REQUEST, previous)
     fulfilment._payment_listeners.remove(paid)
     fulfilment._refund_listeners.remove(refunded)
 
