@@ -124,3 +124,12 @@ def with_app_database(app_server) -> Iterator[Session]:
 def member_id(db: Session, address: str) -> uuid.UUID:
     """The id of the member who signed up with ``address``."""
     return db.exec(select(User.id).where(User.email == address.lower())).one()
+
+
+def submit_first_choice_to_ranking(page, base_url: str) -> None:
+    """On /global-ranking: pick the best of one's photos, submit it, land on /leaderboard."""
+    open_page(page, f"{base_url}/global-ranking")
+    page.get_by_test_id("contest-choice").first.click()
+    page.get_by_role("button", name=messages.CONTEST_SUBMIT).click()
+    wait_for_path(page, "/leaderboard")
+    wait_until_ready(page)
