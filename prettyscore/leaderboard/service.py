@@ -12,7 +12,7 @@ from __future__ import annotations
 import uuid
 from dataclasses import dataclass
 
-from sqlalchemy import and_, func, or_
+from sqlalchemy import and_, func, or_, text
 from sqlmodel import Session, select
 
 from prettyscore.accounts.models import Profile
@@ -26,9 +26,10 @@ PAGE_SIZE = 20
 MAX_PAGE_SIZE = 100
 TOP_PHOTOS = 10
 PENDING_LIMIT = 100
-# The listed-photo condition spelled as the partial index's WHERE, so both databases
-# recognise that the index covers the query.
-LISTED = Photo.public_listing.is_(True)
+# The listed-photo condition spelled exactly as the partial index's WHERE: SQLite uses a
+# partial index only when the query repeats its condition term for term (``= 1`` or
+# ``IS true`` would not match), and PostgreSQL then needs no proof either.
+LISTED = text("photos.public_listing")
 ORDER = (Photo.score.desc(), Photo.created_at.asc(), Photo.id.asc())
 
 
@@ -80,21 +81,31 @@ def leaderboard_page(db: Session, *, offset: int = 0, limit: int = PAGE_SIZE) ->
     """Listed photos ``offset`` .. ``offset + limit`` in rank order, and how many are listed."""
     offset = max(int(offset), 0)
     limit = min(max(int(limit), 1), MAX_PAGE_SIZE)
-    rows = db.exec(
-        _with_profile(select(Photo, Profile.is_verified))
-        .where(LISTED)
-        .order_by(*ORDER)
-        .offset(offset)
-        .limit(limit)
-    ).all()
+    rows = db.exec(page_query(offset, limit)).all()
     entries = [
         _entry(offset + index + 1, photo, verified) for index, (photo, verified) in enumerate(rows)
     ]
     return LeaderboardPage(entries=entries, total=listed_count(db))
 
 
+def page_query(offset: int, limit: int):
+    """The page's SELECT: listed photos (with the owner's profile badge) in rank order."""
+    return (
+        _with_profile(select(Photo, Profile.is_verified))
+        .where(LISTED)
+        .order_by(*ORDER)
+        .offset(offset)
+        .limit(limit)
+    )
+
+
 def listed_count(db: Session) -> int:
-    return db.exec(select(func.count()).select_from(Photo).where(LISTED)).one()
+    return _count_listed(db)
+
+
+def _count_listed(db: Session, *conditions) -> int:
+    """Listed photos matching ``conditions``: each count is one range of the index."""
+    return db.exec(select(func.count()).select_from(Photo).where(LISTED, *conditions)).one()
 
 
 def _listed_photo(db: Session, photo_id: uuid.UUID | str) -> Photo:
@@ -114,16 +125,16 @@ def rank_of(db: Session, photo_id: uuid.UUID | str) -> int:
     Raises NotFound for a photo that is not listed (or does not exist).
     """
     photo = _listed_photo(db, photo_id)
-    before = or_(
-        Photo.score > photo.score,
-        and_(Photo.score == photo.score, Photo.created_at < photo.created_at),
-        and_(
-            Photo.score == photo.score,
-            Photo.created_at == photo.created_at,
-            Photo.id < photo.id,
+    higher = _count_listed(db, Photo.score > photo.score)
+    tied_before = _count_listed(
+        db,
+        Photo.score == photo.score,
+        or_(
+            Photo.created_at < photo.created_at,
+            and_(Photo.created_at == photo.created_at, Photo.id < photo.id),
         ),
     )
-    ahead = db.exec(select(func.count()).select_from(Photo).where(LISTED, before)).one()
+    ahead = higher + tied_before
     return ahead + 1
 
 
