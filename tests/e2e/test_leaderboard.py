@@ -6,10 +6,11 @@ import uuid
 
 import pytest
 from playwright.sync_api import expect
-from sqlmodel import select
+from sqlmodel import func, select
 
 from prettyscore.accounts import service as accounts
 from prettyscore.core import messages
+from prettyscore.leaderboard.service import PAGE_SIZE
 from prettyscore.photos.models import Photo
 from tests.e2e.flows import (
     astronaut_jpeg,
@@ -27,6 +28,8 @@ pytestmark = pytest.mark.e2e
 # Entries put straight into the database score low, so a scored photo entered through
 # the contest page always ranks above them.
 LOW_SCORE = 1.5
+# Filler entries for paging rank below every other test's entries.
+FILLER_SCORE = 1.0
 
 
 def entry(page, photo_id):
@@ -39,7 +42,7 @@ def listed_entry(app_server, address: str, **fields) -> str:
         photo = Photo(
             user_id=member_id(db, address),
             original_image_url=f"/media/u/{uuid.uuid4()}/missing.jpg",
-            score=LOW_SCORE,
+            score=fields.pop("score", LOW_SCORE),
             rating_label="Attractive",
             public_listing=True,
             display_name=fields.pop("display_name", "Listed member"),
@@ -122,3 +125,28 @@ def test_an_admin_verifies_one_entry_and_removes_another_at_once(
     expect(entry(board, verified_id).get_by_test_id("verified-badge")).to_be_visible()
     expect(entry(board, removed.id)).to_have_count(0)
     assert visitor.request.get(f"{base}{removed_image}").status == 404
+
+
+def test_show_more_brings_the_next_entries_in_rank_order(page, new_context, app_server):
+    base = app_server.base_url
+    owner = new_member(new_context().new_page(), base, "filler")
+    for _ in range(PAGE_SIZE + 5):
+        listed_entry(app_server, owner, score=FILLER_SCORE)
+    with with_app_database(app_server) as db:
+        total = db.exec(select(func.count()).where(Photo.public_listing)).one()
+
+    open_page(page, f"{base}/leaderboard")
+    shown = page.get_by_test_id("leaderboard-entry")
+    expect(shown).to_have_count(PAGE_SIZE)
+    page.get_by_role("button", name=messages.LEADERBOARD_SHOW_MORE).click()
+    expect(shown).to_have_count(min(total, 2 * PAGE_SIZE))
+    expect(shown.nth(PAGE_SIZE).get_by_label(f"Rank {PAGE_SIZE + 1}")).to_be_visible()
+
+
+def test_a_member_who_is_not_an_admin_cannot_moderate(page, app_server):
+    base = app_server.base_url
+    new_member(page, base, "not-admin")
+    page.goto(f"{base}/admin/leaderboard")
+    expect(page.get_by_text(messages.ACCESS_DENIED_ADMIN_ONLY)).to_be_visible()
+    wait_for_path(page, "/")
+    expect(page.get_by_role("button", name=messages.ADMIN_VERIFY)).to_have_count(0)
