@@ -150,3 +150,8 @@ def test_a_member_who_is_not_an_admin_cannot_moderate(page, app_server):
     expect(page.get_by_text(messages.ACCESS_DENIED_ADMIN_ONLY)).to_be_visible()
     wait_for_path(page, "/")
     expect(page.get_by_role("button", name=messages.ADMIN_VERIFY)).to_have_count(0)
+
+
+def test_a_visitor_is_sent_to_sign_in_before_entering_the_contest(page, app_server):
+    page.goto(f"{app_server.base_url}/global-ranking")
+    wait_for_path(page, "/auth", "?next=/global-ranking")
