@@ -77,22 +77,52 @@ def _with_profile(query):
     return query.outerjoin(Profile, Profile.id == Photo.user_id)
 
 
-def leaderboard_page(db: Session, *, offset: int = 0, limit: int = PAGE_SIZE) -> LeaderboardPage:
-    """Listed photos ``offset`` .. ``offset + limit`` in rank order, and how many are listed."""
-    offset = max(int(offset), 0)
+def leaderboard_page(
+    db: Session, *, offset: int = 0, limit: int = PAGE_SIZE, after: str | None = None
+) -> LeaderboardPage:
+    """A page of listed photos in rank order, and how many are listed.
+
+    ``after`` (the last entry already shown) continues from that entry through the index
+    (keyset paging), so "Show more" stays as quick deep down the list as at the top;
+    without it, or when that entry has left the board meanwhile, the page starts at
+    position ``offset``.
+    """
     limit = min(max(int(limit), 1), MAX_PAGE_SIZE)
+    if after:
+        try:
+            return _page_after(db, after, limit)
+        except NotFound:
+            pass
+    offset = max(int(offset), 0)
     rows = db.exec(page_query(offset, limit)).all()
+    return _page(db, offset + 1, rows)
+
+
+def _page(db: Session, first_rank: int, rows) -> LeaderboardPage:
     entries = [
-        _entry(offset + index + 1, photo, verified) for index, (photo, verified) in enumerate(rows)
+        _entry(first_rank + index, photo, verified) for index, (photo, verified) in enumerate(rows)
     ]
     return LeaderboardPage(entries=entries, total=listed_count(db))
 
 
-def page_query(offset: int, limit: int):
+def _page_after(db: Session, after: str, limit: int) -> LeaderboardPage:
+    """The entries ranked after ``after``: its ties first, then lower scores (two ranges)."""
+    last = _listed_photo(db, after)
+    tied_after = or_(
+        Photo.created_at > last.created_at,
+        and_(Photo.created_at == last.created_at, Photo.id > last.id),
+    )
+    rows = list(db.exec(page_query(0, limit, Photo.score == last.score, tied_after)).all())
+    if len(rows) < limit:
+        rows += db.exec(page_query(0, limit - len(rows), Photo.score < last.score)).all()
+    return _page(db, rank_of(db, last.id) + 1, rows)
+
+
+def page_query(offset: int, limit: int, *conditions):
     """The page's SELECT: listed photos (with the owner's profile badge) in rank order."""
     return (
         _with_profile(select(Photo, Profile.is_verified))
-        .where(LISTED)
+        .where(LISTED, *conditions)
         .order_by(*ORDER)
         .offset(offset)
         .limit(limit)

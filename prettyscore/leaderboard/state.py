@@ -75,11 +75,11 @@ class LeaderboardState(AuthState):
         user = await self.current_user()
         return str(user.id) if user is not None else ""
 
-    async def _load(self, offset: int) -> list[EntryRow] | None:
+    async def _load(self, offset: int, after: str = "") -> list[EntryRow] | None:
         viewer = await self._viewer()
         try:
             page = await run_in_session(
-                service.leaderboard_page, offset=offset, limit=service.PAGE_SIZE
+                service.leaderboard_page, offset=offset, limit=service.PAGE_SIZE, after=after
             )
         except Exception:
             log.exception("Loading the leaderboard failed")
@@ -101,7 +101,8 @@ class LeaderboardState(AuthState):
     async def show_more(self):
         """The next page, after the entries already shown (none shown twice)."""
         self.loading = True
-        rows = await self._load(len(self.entries))
+        last = self.entries[-1].photo_id if self.entries else ""
+        rows = await self._load(len(self.entries), last)
         self.loading = False
         if rows is None:
             return rx.toast.error(messages.FAILED_TO_LOAD_LEADERBOARD)
@@ -182,6 +183,10 @@ class ContestState(AuthState):
         except ValidationFailed as refused:
             self.submitting = False
             yield rx.toast.error(refused.message)
+            return
+        except DomainError:  # not the member's photo (or deleted meanwhile)
+            self.submitting = False
+            yield rx.toast.error(messages.FAILED_TO_SUBMIT_PHOTO)
             return
         except Exception:
             log.exception("Submitting to the ranking failed")

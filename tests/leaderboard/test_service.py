@@ -90,6 +90,26 @@ def test_pages_follow_each_other_without_gaps_or_repeats(db):
     assert first.total == 7
 
 
+def test_show_more_after_the_last_entry_continues_through_ties(db):
+    uid = member(db, "keyset")
+    for index in range(9):
+        photo(db, uid, 5.0 + (index % 2), minute=index % 3)
+    everything = service.leaderboard_page(db, offset=0, limit=20).entries
+    first = service.leaderboard_page(db, offset=0, limit=4).entries
+    second = service.leaderboard_page(db, offset=4, limit=4, after=first[-1].photo_id).entries
+    third = service.leaderboard_page(db, offset=8, limit=4, after=second[-1].photo_id).entries
+    assert first + second + third == everything
+
+
+def test_show_more_after_an_entry_removed_meanwhile_goes_on_from_the_position(db):
+    boss, uid = admin(db), member(db, "gone")
+    rows = [photo(db, uid, 9.0 - index) for index in range(5)]
+    service.remove_entry(db, boss, rows[1].id)
+    page = service.leaderboard_page(db, offset=2, limit=5, after=str(rows[1].id))
+    assert ids(page) == [str(row.id) for row in rows[3:]]
+    assert [entry.rank for entry in page.entries] == [3, 4]
+
+
 def test_entries_show_the_edit_name_bio_and_score(db):
     uid = member(db, "shown")
     row = photo(

@@ -100,6 +100,15 @@ def test_bench_first_page_of_100k_listed_photos(db_engine) -> None:
         first_page = timed_ms(lambda: service.leaderboard_page(db, offset=0, limit=20))
         rows_only = timed_ms(lambda: db.exec(service.page_query(0, 20)).all())
         deep_page = timed_ms(lambda: service.leaderboard_page(db, offset=5_000, limit=20))
+        deepest = timed_ms(lambda: service.leaderboard_page(db, offset=99_980, limit=20))
+        before_last = service.leaderboard_page(db, offset=99_979, limit=1).entries[0].photo_id
+        by_position = service.leaderboard_page(db, offset=99_980, limit=20)
+        by_keyset = service.leaderboard_page(db, offset=99_980, limit=20, after=before_last)
+        assert by_keyset.entries == by_position.entries and by_keyset.entries[0].rank == 99_981
+        keyset_deepest = timed_ms(
+            lambda: service.leaderboard_page(db, offset=99_980, limit=20, after=before_last)
+        )
+        count = timed_ms(lambda: service.listed_count(db))
         rank = timed_ms(lambda: service.rank_of(db, middle_id))
         name = db.get_bind().dialect.name
         print(f"\n[{name}] {LISTED_PHOTOS:,} listed + {UNLISTED_PHOTOS:,} unlisted photos, ")
@@ -107,5 +116,8 @@ def test_bench_first_page_of_100k_listed_photos(db_engine) -> None:
         print(f"  first page (20 rows + total):   {summary(first_page)}")
         print(f"  first page rows only:           {summary(rows_only)}")
         print(f"  page at rank 5,001 (+ total):   {summary(deep_page)}")
+        print(f"  last page (rank 99,981, + total): {summary(deepest)}")
+        print(f"  last page after the entry shown:  {summary(keyset_deepest)}")
+        print(f"  total count alone:              {summary(count)}")
         print(f"  rank_of a photo at rank 50,001: {summary(rank)}")
         print(f"  plan of the first page:\n{plan(db, service.page_query(0, 20))}")
