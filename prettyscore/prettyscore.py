@@ -19,6 +19,7 @@ from prettyscore.core.constants import MAX_UPLOAD_BYTES
 from prettyscore.core.upload_limits import limit_request_body
 from prettyscore.dashboard import pages as dashboard_pages
 from prettyscore.editor import pages as editor_pages
+from prettyscore.leaderboard import pages as leaderboard_pages
 from prettyscore.photos.housekeeping import purge_visitor_media_forever
 from prettyscore.photos.media_api import media_routes
 from prettyscore.scoring import pages as scoring_pages
@@ -48,3 +49,4 @@ admin_pages.register(app)
 billing_pages.register(app)
 chat_pages.register(app)
 contact_pages.register(app)
+leaderboard_pages.register(app)

@@ -507,3 +507,41 @@ CONTACT_STATUS_PENDING = "Pending"
 CONTACT_STATUS_APPROVED = "Approved"
 CONTACT_REQUEST_APPROVED = "Request approved"
 CONTACT_REQUEST_DENIED = "Request denied; the fee is refunded"
+
+# ---------------------------------------------------------------------------
+# ---------------------------------------------------------------------------
+# Leaderboard and the global ranking contest (document 001 §1, §2 /leaderboard,
+# /global-ranking; the prize figures and rules are the documents', the rest our own copy).
+# Added by the leaderboard work (prettyscore/leaderboard/).
+# ---------------------------------------------------------------------------
+LEADERBOARD_SUBTITLE = "The highest-scoring photos from around the world"
+LEADERBOARD_EMPTY = "No photos on the leaderboard yet. Be the first!"
+LEADERBOARD_SHOW_MORE = "Show more"
+LEADERBOARD_CONTACT = "Contact"
+LEADERBOARD_VERIFIED = "Verified"
+LEADERBOARD_RANK = "Rank {rank}"
+LEADERBOARD_DEFAULT_NAME = "Anonymous contestant"
+LEADERBOARD_ENTRY_NOT_FOUND = "This entry is not on the leaderboard"
+LEADERBOARD_ONLY_TOP_PHOTOS = "Only one of your 10 best photos can be submitted"
+LEADERBOARD_JOIN_CONTEST = "Enter the contest"
+CONTEST_SUBTITLE = "Submit your best photo to the global ranking"
+CONTEST_GRAND_PRIZE = "Grand prize: $50,000"
+CONTEST_MONTHLY_PRIZES = "Prizes are given monthly to the top 10"
+CONTEST_RULES_HEADING = "Rules"
+CONTEST_RULES = (
+    "Participants must be 18 or older",
+    "Only original photos are allowed",
+    "Prizes are given monthly to the top 10",
+)
+CONTEST_PICK_PHOTO = "Pick one of your top 10 photos"
+CONTEST_NO_PHOTOS = "You have no saved photos yet. Score a photo and save it first."
+CONTEST_UPLOAD_PHOTO = "Upload a photo"
+CONTEST_SUBMIT = "Submit Photo"
+CONTEST_ALREADY_LISTED = "On the leaderboard"
+ADMIN_LEADERBOARD_TITLE = "Leaderboard Entries"
+ADMIN_LEADERBOARD_EMPTY = "No new entries to review"
+ADMIN_VERIFY = "Verify"
+ADMIN_REMOVE = "Remove"
+ADMIN_ENTRY_VERIFIED = "Entry verified"
+ADMIN_ENTRY_REMOVED = "Entry removed from the leaderboard"
+ADMIN_ACTION_FAILED = "That did not work. Please try again."

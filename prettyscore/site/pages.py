@@ -36,8 +36,6 @@ from prettyscore.ui.layout import page_layout
 # Routes that later issues replace with real pages: (route, heading). Delete a row when
 # its area registers the real page. /auth and /dashboard belong to the accounts area.
 PLACEHOLDER_PAGES: tuple[tuple[str, str], ...] = (
-    ("/leaderboard", messages.TITLE_LEADERBOARD),
-    ("/global-ranking", messages.TITLE_GLOBAL_RANKING),
     ("/partners", messages.TITLE_PARTNERS),
     ("/partners/apply", messages.TITLE_PARTNER_APPLY),
     ("/personality-test", messages.TITLE_PERSONALITY_TEST),

@@ -150,3 +150,12 @@ def paid_contact_request(
         db.add(request)
         db.flush()
         return request.id
+
+
+def submit_first_choice_to_ranking(page, base_url: str) -> None:
+    """On /global-ranking: pick the best of one's photos, submit it, land on /leaderboard."""
+    open_page(page, f"{base_url}/global-ranking")
+    page.get_by_test_id("contest-choice").first.click()
+    page.get_by_role("button", name=messages.CONTEST_SUBMIT).click()
+    wait_for_path(page, "/leaderboard")
+    wait_until_ready(page)

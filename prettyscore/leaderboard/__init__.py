@@ -1,0 +1,1 @@
+"""The global leaderboard: listed photos in score order, the contest entry, moderation."""

@@ -1,0 +1,235 @@
+"""Reflex state of /leaderboard, /global-ranking and /admin/leaderboard.
+
+Ranks, who may enter which photo and who may moderate are decided by ``service`` on the
+server; the browser only sends a photo id, which is looked up again every time.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import logging
+
+import reflex as rx
+
+from prettyscore.accounts.state import AuthState
+from prettyscore.contact.state import ContactState
+from prettyscore.core import messages
+from prettyscore.core.db import run_in_session
+from prettyscore.core.errors import DomainError, ValidationFailed
+from prettyscore.leaderboard import service
+from prettyscore.ui.score import format_score
+
+log = logging.getLogger(__name__)
+
+# Rank icon colours for the podium: gold, silver, bronze.
+MEDAL_COLOURS = {1: "#f5b301", 2: "#9ca3af", 3: "#cd7f32"}
+MEDAL_NAMES = {1: "gold", 2: "silver", 3: "bronze"}
+
+
+@dataclasses.dataclass
+class EntryRow:
+    """One leaderboard entry as the page shows it; ``own`` hides Contact on one's own."""
+
+    rank: int = 0
+    photo_id: str = ""
+    image_url: str = ""
+    display_name: str = ""
+    bio: str = ""
+    score: str = ""
+    label: str = ""
+    verified: bool = False
+    medal_colour: str = ""
+    medal: str = ""
+    own: bool = False
+
+
+def entry_row(entry: service.Entry, viewer_id: str = "") -> EntryRow:
+    return EntryRow(
+        rank=entry.rank,
+        photo_id=entry.photo_id,
+        image_url=entry.image_url,
+        display_name=entry.display_name,
+        bio=entry.bio,
+        score=format_score(entry.score),
+        label=entry.label,
+        verified=entry.verified,
+        medal_colour=MEDAL_COLOURS.get(entry.rank, ""),
+        medal=MEDAL_NAMES.get(entry.rank, ""),
+        own=bool(viewer_id) and entry.user_id == viewer_id,
+    )
+
+
+class LeaderboardState(AuthState):
+    """The public leaderboard, a page at a time ("Show more")."""
+
+    entries: list[EntryRow] = []
+    total: int = 0
+    loaded: bool = False
+    loading: bool = False
+
+    @rx.var
+    def has_more(self) -> bool:
+        return len(self.entries) < self.total
+
+    async def _viewer(self) -> str:
+        user = await self.current_user()
+        return str(user.id) if user is not None else ""
+
+    async def _load(self, offset: int, after: str = "") -> list[EntryRow] | None:
+        viewer = await self._viewer()
+        try:
+            page = await run_in_session(
+                service.leaderboard_page, offset=offset, limit=service.PAGE_SIZE, after=after
+            )
+        except Exception:
+            log.exception("Loading the leaderboard failed")
+            return None
+        self.total = page.total
+        return [entry_row(entry, viewer) for entry in page.entries]
+
+    @rx.event
+    async def open_page(self):
+        """on_load: the first page, ranked on the server."""
+        self.loading = True
+        rows = await self._load(0)
+        self.loading, self.loaded = False, True
+        if rows is None:
+            return rx.toast.error(messages.FAILED_TO_LOAD_LEADERBOARD)
+        self.entries = rows
+
+    @rx.event
+    async def show_more(self):
+        """The next page, after the entries already shown (none shown twice)."""
+        self.loading = True
+        last = self.entries[-1].photo_id if self.entries else ""
+        rows = await self._load(len(self.entries), last)
+        self.loading = False
+        if rows is None:
+            return rx.toast.error(messages.FAILED_TO_LOAD_LEADERBOARD)
+        shown = {row.photo_id for row in self.entries}
+        self.entries = self.entries + [row for row in rows if row.photo_id not in shown]
+
+    @rx.event
+    async def contact(self, photo_id: str):
+        """Contact a contestant: members open the contact dialog, visitors sign in first."""
+        if await self.current_user() is None:
+            return [
+                rx.toast.error(messages.SIGN_IN_TO_CONTACT),
+                self.sign_in_redirect("/leaderboard"),
+            ]
+        return ContactState.open_contact(photo_id)
+
+
+@dataclasses.dataclass
+class ChoiceRow:
+    """One of the member's top photos offered for the contest."""
+
+    photo_id: str = ""
+    image_url: str = ""
+    score: str = ""
+    label: str = ""
+    listed: bool = False
+
+
+class ContestState(AuthState):
+    """/global-ranking: the member picks one of their 10 best photos and submits it."""
+
+    choices: list[ChoiceRow] = []
+    selected: str = ""
+    submitting: bool = False
+    choices_loaded: bool = False
+
+    async def _choices(self, user_id) -> list[ChoiceRow]:
+        photos = await run_in_session(service.top_photos_for_submission, user_id)
+        return [
+            ChoiceRow(
+                photo_id=str(photo.id),
+                image_url=service.image_of(photo),
+                score=format_score(photo.score),
+                label=photo.rating_label,
+                listed=photo.public_listing,
+            )
+            for photo in photos
+        ]
+
+    @rx.event
+    async def open_page(self):
+        """on_load: members only; their 10 best photos."""
+        user = await self.current_user()
+        if user is None:
+            return self.sign_in_redirect("/global-ranking")
+        self.selected = ""
+        self.choices = await self._choices(user.id)
+        self.choices_loaded = True
+
+    @rx.event
+    def select(self, photo_id: str):
+        self.selected = photo_id
+
+    @rx.event
+    async def submit(self):
+        """Enter the selected photo; on success the member sees the leaderboard."""
+        user = await self.current_user()
+        if user is None:
+            yield self.sign_in_redirect("/global-ranking")
+            return
+        if not self.selected:
+            yield rx.toast.error(messages.SELECT_PHOTO_TO_SUBMIT)
+            return
+        self.submitting = True
+        yield
+        try:
+            await run_in_session(service.submit_to_ranking, user.id, self.selected)
+        except ValidationFailed as refused:
+            self.submitting = False
+            yield rx.toast.error(refused.message)
+            return
+        except DomainError:  # not the member's photo (or deleted meanwhile)
+            self.submitting = False
+            yield rx.toast.error(messages.FAILED_TO_SUBMIT_PHOTO)
+            return
+        except Exception:
+            log.exception("Submitting to the ranking failed")
+            self.submitting = False
+            yield rx.toast.error(messages.FAILED_TO_SUBMIT_PHOTO)
+            return
+        self.submitting = False
+        yield rx.redirect("/leaderboard")
+
+
+class LeaderboardAdminState(AuthState):
+    """/admin/leaderboard: new entries, verified or removed by an admin."""
+
+    pending: list[EntryRow] = []
+
+    async def _reload(self) -> None:
+        entries = await run_in_session(service.pending_entries)
+        self.pending = [entry_row(entry) for entry in entries]
+
+    @rx.event
+    async def open_page(self):
+        """on_load after the admin guard: the queue (nothing for anyone else)."""
+        if await self.admin_user() is None:
+            self.pending = []
+            return
+        await self._reload()
+
+    async def _moderate(self, action, photo_id: str, done_text: str):
+        admin = await self.admin_user()
+        if admin is None:
+            return rx.toast.error(messages.ACCESS_DENIED_ADMIN_ONLY)
+        try:
+            await run_in_session(action, admin.id, photo_id)
+        except DomainError as refused:
+            await self._reload()
+            return rx.toast.error(refused.message)
+        await self._reload()
+        return rx.toast.success(done_text)
+
+    @rx.event
+    async def verify(self, photo_id: str):
+        return await self._moderate(service.verify_entry, photo_id, messages.ADMIN_ENTRY_VERIFIED)
+
+    @rx.event
+    async def remove(self, photo_id: str):
+        return await self._moderate(service.remove_entry, photo_id, messages.ADMIN_ENTRY_REMOVED)
