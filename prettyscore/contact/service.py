@@ -11,7 +11,6 @@ from __future__ import annotations
 import uuid
 from dataclasses import dataclass
 
-from sqlalchemy import and_, or_
 from sqlmodel import Session, func, select
 
 from prettyscore.accounts.models import User
@@ -22,6 +21,7 @@ from prettyscore.contact.fulfilment import APPROVED, DENIED, PENDING, PENDING_PA
 from prettyscore.contact.models import ContactRequest
 from prettyscore.core import messages
 from prettyscore.core.errors import NotFound, PermissionDenied, ValidationFailed
+from prettyscore.leaderboard import service as leaderboard
 from prettyscore.photos.models import Photo
 
 #: Document 001 §9: max(1000 - (rank - 1) * 50, 100) dollars.
@@ -102,25 +102,10 @@ def _listed_photo(db: Session, photo_id: uuid.UUID | str) -> Photo:
 
 
 def rank_of_photo(db: Session, photo_id: uuid.UUID | str) -> int:
-    """The listed photo's leaderboard rank: listed photos ordered before it, plus one.
-
-    The leaderboard's order is score (high first), then oldest first, then id, so two
-    photos never share a rank.
-    """
+    """The listed photo's leaderboard rank (the leaderboard's own count), refused with the
+    contact area's text when the photo is no longer listed."""
     photo = _listed_photo(db, photo_id)
-    ahead = or_(
-        Photo.score > photo.score,
-        and_(Photo.score == photo.score, Photo.created_at < photo.created_at),
-        and_(
-            Photo.score == photo.score,
-            Photo.created_at == photo.created_at,
-            Photo.id < photo.id,
-        ),
-    )
-    count = db.exec(
-        select(func.count()).select_from(Photo).where(Photo.public_listing, ahead)
-    ).one()
-    return count + 1
+    return leaderboard.rank_of(db, photo.id)
 
 
 def _contestant_name(photo: Photo) -> str:
