@@ -41,6 +41,7 @@ PREMIUM = NavItem(messages.NAV_PREMIUM, "/premium", "crown")
 USER_DASHBOARD = NavItem(messages.NAV_USER_DASHBOARD, "/user-dashboard", "layout-dashboard")
 MY_PHOTOS = NavItem(messages.NAV_MY_PHOTOS, "/dashboard?tab=photos", "images")
 CONTACT_REQUESTS = NavItem(messages.NAV_CONTACT_REQUESTS, "/contestant-requests", "mail")
+MESSAGES = NavItem(messages.NAV_MESSAGES, "/messages", "message-circle")
 SIGN_IN = NavItem(messages.NAV_SIGN_IN, "/auth", "log-in")
 HOW_IT_WORKS = NavItem(messages.NAV_HOW_IT_WORKS, "/how-it-works", "info")
 PRIVACY = NavItem(messages.NAV_PRIVACY, "/privacy", "shield")
@@ -52,7 +53,7 @@ VIDEO_GENERATION = NavItem(messages.NAV_VIDEO_GENERATION, "/video-generation", "
 # Sidebar groups (document 000 §2 Navigation). Account has a signed-out variant.
 MAIN_GROUP = (HOME, UPLOAD, LEADERBOARD)
 PREMIUM_GROUP = (PREMIUM,)
-ACCOUNT_GROUP_SIGNED_IN = (USER_DASHBOARD, MY_PHOTOS, CONTACT_REQUESTS)
+ACCOUNT_GROUP_SIGNED_IN = (USER_DASHBOARD, MY_PHOTOS, CONTACT_REQUESTS, MESSAGES)
 ACCOUNT_GROUP_SIGNED_OUT = (SIGN_IN,)
 INFO_GROUP = (HOW_IT_WORKS, PRIVACY)
 # Top bar, before the final Dashboard / Sign In entry.

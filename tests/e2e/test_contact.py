@@ -136,11 +136,9 @@ def test_the_inbox_is_for_members_only(page, app_server):
     wait_for_path(page, "/auth", "?next=/contestant-requests")
 
 
-def test_a_member_contacts_a_contestant_from_the_leaderboard(new_context, app_server, face_photo):
-    try:
-        import prettyscore.leaderboard.pages  # noqa: F401
-    except ImportError:
-        pytest.skip("needs /leaderboard")
+def test_a_member_contacts_a_contestant_from_the_leaderboard_and_they_chat(
+    new_context, app_server, face_photo
+):
     base = app_server.base_url
     contestant_page, _, photo_id = contestant_with_listed_photo(new_context, app_server, face_photo)
     page = new_context().new_page()
@@ -186,3 +184,29 @@ def test_a_member_contacts_a_contestant_from_the_leaderboard(new_context, app_se
     expect(
         contestant_page.get_by_test_id("contact-request").filter(has_text="may I ask")
     ).to_have_count(1)
+
+    # The contestant approves; both open the chat; messages arrive live both ways.
+    request = contestant_page.get_by_test_id("contact-request").filter(has_text="may I ask")
+    request.get_by_role("button", name=messages.CONTACT_APPROVE).click()
+    request.get_by_role("link", name=messages.CONTACT_OPEN_CHAT).click()
+    wait_for_path(contestant_page, "/messages/" + request_id_of(app_server, photo_id))
+    contestant_page.get_by_test_id("chat-input").wait_for()
+    open_page(page, f"{base}/messages/{request_id_of(app_server, photo_id)}")
+    for sender, receiver, text in (
+        (page, contestant_page, "Lovely to meet you, Bella!"),
+        (contestant_page, page, "Thank you, nice to meet you too."),
+    ):
+        sender.get_by_test_id("chat-input").fill(text)
+        expect(sender.get_by_role("button", name=messages.CHAT_SEND)).to_be_enabled()
+        sender.get_by_test_id("chat-input").press("Enter")
+        expect(
+            receiver.get_by_test_id("message-theirs").get_by_test_id("message-text").last
+        ).to_have_text(text, timeout=10_000)
+
+
+def request_id_of(app_server, photo_id) -> str:
+    """The id of the (one) contact request made for ``photo_id``."""
+    with with_app_database(app_server) as db:
+        return str(
+            db.exec(select(ContactRequest.id).where(ContactRequest.photo_id == photo_id)).one()
+        )
