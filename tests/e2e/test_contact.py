@@ -30,7 +30,8 @@ from tests.e2e.flows import (
 
 pytestmark = pytest.mark.e2e
 
-CONTESTANT_NAME = "Bella"
+# One name per run of this module: other tests list photos on the same server.
+CONTESTANT_NAME = f"Bella {uuid.uuid4().hex[:6]}"
 
 
 @pytest.fixture(scope="module")
@@ -148,7 +149,7 @@ def test_a_member_contacts_a_contestant_from_the_leaderboard_and_they_chat(
     fee = checkout.format_amount(service.fee_for_rank(rank))
 
     open_page(page, f"{base}/leaderboard")
-    entry = page.get_by_test_id("leaderboard-entry").filter(has_text=CONTESTANT_NAME).first
+    entry = page.locator(f'[data-testid="leaderboard-entry"][data-photo-id="{photo_id}"]')
     entry.get_by_role("button", name=getattr(messages, "LEADERBOARD_CONTACT", "Contact")).click()
     dialog = page.get_by_test_id("contact-dialog")
     expect(dialog.get_by_test_id("contact-title")).to_have_text(
