@@ -33,11 +33,11 @@ class Overview:
     video_count: int
     free_edits_left: int
     premium: bool
-    personality_type: str | None
 
 
 def overview(db: Session, user_id: uuid.UUID) -> Overview:
-    """Counts, the best score and the subscription state of one member."""
+    """Counts, the best score and the subscription state of one member (their latest
+    personality type is the first of ``personality_results``)."""
     photo_count, best, listed = db.exec(
         select(
             func.count(Photo.id),
@@ -48,7 +48,6 @@ def overview(db: Session, user_id: uuid.UUID) -> Overview:
     videos = db.exec(
         select(func.count()).select_from(VideoGeneration).where(VideoGeneration.user_id == user_id)
     ).one()
-    latest = personality_results(db, user_id, limit=1)
     return Overview(
         photo_count=photo_count,
         best_score=best,
@@ -56,7 +55,6 @@ def overview(db: Session, user_id: uuid.UUID) -> Overview:
         video_count=videos,
         free_edits_left=editing.edits_remaining(db, editing.allowance_key(user_id, None)),
         premium=is_subscriber(db, user_id),
-        personality_type=latest[0].personality_type if latest else None,
     )
 
 

@@ -64,20 +64,25 @@ class DashboardState(PhotosState):
     listed_count: int = 0
     video_count: int = 0
     free_edits_left: int = 0
-    personality_type: str = ""
     results: list[ResultRow] = []
 
     _watch: str = ""  # the one recheck loop allowed to run for this tab
 
+    @rx.var
+    def personality_type(self) -> str:
+        """The type of the member's latest personality result (the list is newest first)."""
+        return self.results[0].personality_type if self.results else ""
+
     @rx.event
     async def open_page(self):
         """on_load: members only; the tab named by the address; the recheck loop."""
-        if await self.current_user() is None:
+        user = await self.current_user()
+        if user is None:
             return self.sign_in_redirect()
         default = "overview" if self.router.url.path.startswith("/user-dashboard") else "photos"
         wanted = self.router.url.query_parameters.get("tab", default)
         self.tab = wanted if wanted in TABS else default
-        await self._refresh()
+        await self._refresh(user.id)
         self._watch = secrets.token_hex(8)
         return [PhotosState.open_dashboard, DashboardState.recheck_subscription]
 
@@ -86,16 +91,12 @@ class DashboardState(PhotosState):
         if value in TABS:
             self.tab = value
 
-    async def _refresh(self) -> None:
-        user = await self.current_user()
-        if user is None:
-            return
-        figures, results = await run_in_session(_tab_data, user.id)
+    async def _refresh(self, user_id) -> None:
+        figures, results = await run_in_session(_tab_data, user_id)
         self.premium = figures.premium
         self.best_score = "–" if figures.best_score is None else f"{figures.best_score:.1f}"
         self.listed_count, self.video_count = figures.listed_count, figures.video_count
         self.free_edits_left = figures.free_edits_left
-        self.personality_type = figures.personality_type or ""
         self.results = results
 
     @rx.event(background=True)
@@ -110,7 +111,10 @@ class DashboardState(PhotosState):
                 if self._watch != watch or not on_dashboard or not self.signed_in:
                     return
                 try:
-                    await self._refresh()
+                    user = await self.current_user()
+                    if user is None:
+                        return
+                    await self._refresh(user.id)
                     await (await self.get_state(PremiumState))._load_plan()
                 except Exception:
                     log.exception("Rechecking the subscription failed")

@@ -17,6 +17,7 @@ from sqlalchemy import update
 from sqlalchemy.exc import IntegrityError
 from sqlmodel import Session, select
 
+from prettyscore.billing.service import is_subscriber
 from prettyscore.core import constants, images, messages
 from prettyscore.core.errors import DomainError, PermissionDenied
 from prettyscore.core.media import MediaOwner, MediaStore, visitor_id
@@ -49,6 +50,14 @@ def edits_remaining(db: Session, owner_key: str) -> int:
         select(EditAllowance.edits_used).where(EditAllowance.owner_key == owner_key)
     ).first()
     return max(constants.FREE_EDITS - (used or 0), 0)
+
+
+def allowance(
+    db: Session, user_id: uuid.UUID | None, visitor_secret: str | None
+) -> tuple[bool, int]:
+    """(Premium?, free edits left) for a member, or for this browser when signed out."""
+    premium = user_id is not None and is_subscriber(db, user_id)
+    return premium, edits_remaining(db, allowance_key(user_id, visitor_secret))
 
 
 def reserve_edit(db: Session, owner_key: str) -> bool:

@@ -16,7 +16,6 @@ import reflex as rx
 from reflex.experimental.client_state import ClientStateVar
 
 from prettyscore.accounts.state import AuthState
-from prettyscore.billing.service import is_subscriber
 from prettyscore.core import constants, messages
 from prettyscore.core.db import run_in_session, session_scope
 from prettyscore.core.errors import DomainError
@@ -60,13 +59,6 @@ def slider_values() -> rx.Var:
 def reset_sliders() -> list:
     """Events putting the sliders back to their defaults (from the server)."""
     return [SLIDERS[name].push(default) for name, default in SLIDER_DEFAULTS.items()]
-
-
-def _allowance(user_id, visitor_secret: str) -> tuple[bool, int]:
-    """(Premium?, free edits left) for a member or this browser."""
-    with session_scope() as db:
-        premium = bool(user_id) and is_subscriber(db, user_id)
-        return premium, editing.edits_remaining(db, editing.allowance_key(user_id, visitor_secret))
 
 
 class EditorState(AuthState):
@@ -134,8 +126,8 @@ class EditorState(AuthState):
     async def _load_allowance(self) -> None:
         user = await self.current_user()
         scores = await self.get_state(ScoreState)
-        self.premium, self.free_edits_left = await asyncio.to_thread(
-            _allowance, user.id if user else None, scores.visitor_secret
+        self.premium, self.free_edits_left = await run_in_session(
+            editing.allowance, user.id if user else None, scores.visitor_secret
         )
 
     # -- arriving ------------------------------------------------------------------

@@ -12,7 +12,6 @@ import logging
 
 import reflex as rx
 
-from prettyscore.billing.service import is_subscriber
 from prettyscore.core import constants, messages
 from prettyscore.core.db import run_in_session, session_scope
 from prettyscore.core.errors import DomainError
@@ -33,8 +32,8 @@ EDITED_VIEW = "edited"  # after an edit: Download, Undo, Redo, Edit Again, ...
 def _editor_facts(db, user_id, photo_id: str) -> tuple[bool, int, int]:
     """(Premium?, free edits left, undo steps) of the member and their photo."""
     photo = service.get_photo(db, user_id, photo_id)
-    left = editing.edits_remaining(db, editing.allowance_key(user_id, None))
-    return is_subscriber(db, user_id), left, history.undo_steps(db, photo.id)
+    premium, left = editing.allowance(db, user_id, None)
+    return premium, left, history.undo_steps(db, photo.id)
 
 
 def _undo(db, user_id, photo_id: str) -> tuple[EditedPhoto, PhotoCard]:

@@ -17,7 +17,6 @@ import time
 import reflex as rx
 
 from prettyscore.accounts.state import AuthState
-from prettyscore.billing.service import is_subscriber
 from prettyscore.core import constants, messages
 from prettyscore.core.db import run_in_session, session_scope
 from prettyscore.core.errors import DomainError
@@ -42,13 +41,6 @@ EDIT_TEXTS = {
     "upscale": (messages.PHOTO_UPSCALED_REMAINING, messages.FAILED_TO_UPSCALE_PHOTO),
     "edit": (messages.PHOTO_EDITED_REMAINING, messages.FAILED_TO_EDIT_PHOTO),
 }
-
-
-def _allowance(user_id, visitor_secret: str) -> tuple[bool, int]:
-    """(Premium?, free edits left) for a member or this browser."""
-    with session_scope() as db:
-        premium = bool(user_id) and is_subscriber(db, user_id)
-        return premium, editing.edits_remaining(db, editing.allowance_key(user_id, visitor_secret))
 
 
 media_store = get_media_store
@@ -314,8 +306,8 @@ class ScoreState(AuthState):
     # -- AI edits ------------------------------------------------------------------
     async def _load_allowance(self) -> None:
         user = await self.current_user()
-        self.premium, self.free_edits_left = await asyncio.to_thread(
-            _allowance, user.id if user else None, self.visitor_secret
+        self.premium, self.free_edits_left = await run_in_session(
+            editing.allowance, user.id if user else None, self.visitor_secret
         )
 
     @rx.event
