@@ -15,18 +15,16 @@ from PIL import Image
 
 from prettyscore.core import images
 from prettyscore.core.media import MediaOwner, MediaStore
-from prettyscore.scoring import tiers
+from prettyscore.scoring import kinds, tiers
 from prettyscore.scoring.analysis import analyse_face
+from prettyscore.scoring.engines import get_body_engine
+from prettyscore.scoring.kinds import BREAKDOWN_NAMES
 
 # Stored photos are kept at most this large: plenty for the page, the card and edits,
 # and a 12-megapixel upload then costs a quarter of the disk and decoding time.
 STORED_LONG_SIDE = 2560
 
-BREAKDOWN_NAMES = {
-    "symmetry": "Symmetry",
-    "skinQuality": "Skin Quality",
-    "facialHarmony": "Facial Harmony",
-}
+__all__ = ["BREAKDOWN_NAMES", "ScoreResult", "score_body_photo", "score_staged_photo"]
 
 
 @dataclass(frozen=True)
@@ -44,6 +42,7 @@ class ScoreResult:
     special_panel: str
     edited_key: str | None = None
     extra: dict = field(default_factory=dict)
+    kind: str = kinds.FACE
 
     def to_dict(self) -> dict:
         """A plain form, kept in the tab's server-side state between events."""
@@ -89,6 +88,25 @@ def score_staged_photo(store: MediaStore, image_key: str) -> ScoreResult:
         color=tier.color,
         breakdown=dict(analysis.breakdown),
         special_panel=tiers.special_panel_for(analysis.score),
+    )
+
+
+def score_body_photo(store: MediaStore, image_key: str, kind: str) -> ScoreResult:
+    """Analyse a staged feet, hands or pet photo (slow: call it off the event loop)."""
+    image = images.decode_upload(store.read(image_key))
+    analysis = get_body_engine(kind).analyse(images.to_array(image))
+    label = kinds.label_for(kind, analysis.score)
+    return ScoreResult(
+        result_id=secrets.token_urlsafe(16),
+        image_key=image_key,
+        score=analysis.score,
+        label=label.label,
+        tier_key=kind,
+        emoji=label.emoji,
+        color=label.color,
+        breakdown=dict(analysis.breakdown),
+        special_panel=tiers.NO_SPECIAL_PANEL,
+        kind=kind,
     )
 
 

@@ -10,7 +10,7 @@ from __future__ import annotations
 import functools
 
 from prettyscore.core.settings import get_settings
-from prettyscore.scoring.engines.base import FaceScoringEngine
+from prettyscore.scoring.engines.base import BodyScoringEngine, FaceScoringEngine
 
 ENGINE_NAMES = ("analysis", "simulated")
 
@@ -32,3 +32,22 @@ def engine_named(name: str) -> FaceScoringEngine:
 def get_face_engine() -> FaceScoringEngine:
     """The engine the settings choose (``SCORING_ENGINE``, default ``analysis``)."""
     return engine_named(get_settings().scoring_engine)
+
+
+@functools.cache
+def body_engine_named(name: str, kind: str) -> BodyScoringEngine:
+    """The ``kind`` engine (feet, hands or pet) of the family called ``name``."""
+    if name == "analysis":
+        from prettyscore.scoring.engines.body import engine_for
+
+        return engine_for(kind)
+    if name == "simulated":
+        from prettyscore.scoring.engines.simulated import SimulatedBodyEngine
+
+        return SimulatedBodyEngine(kind)
+    raise ValueError(f"unknown scoring engine {name!r}; expected one of {ENGINE_NAMES}")
+
+
+def get_body_engine(kind: str) -> BodyScoringEngine:
+    """The ``kind`` engine of the family the settings choose (``SCORING_ENGINE``)."""
+    return body_engine_named(get_settings().scoring_engine, kind)

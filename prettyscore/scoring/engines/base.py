@@ -62,3 +62,44 @@ class FaceScoringEngine(Protocol):
         scored: no face, several faces, or a face too blurred, dark or bright to judge.
         """
         ...
+
+
+@dataclass(frozen=True)
+class BodyAnalysis:
+    """One feet, hands or pet photo's result.
+
+    ``score`` is 1–10 with one decimal; ``breakdown`` holds exactly the kind's keys
+    (``kinds.BREAKDOWN_KEYS[kind]``), each 0–10 with one decimal. ``measures`` keeps the
+    raw figures behind them, for debugging and calibration only: never show them.
+    """
+
+    kind: str
+    score: float
+    breakdown: dict[str, float]
+    engine: str = ""
+    measures: dict[str, float] = field(default_factory=dict)
+
+    def __post_init__(self) -> None:
+        from prettyscore.scoring.kinds import BREAKDOWN_KEYS
+
+        if not MIN_SCORE <= self.score <= MAX_SCORE:
+            raise ValueError(f"score {self.score} outside {MIN_SCORE}–{MAX_SCORE}")
+        if tuple(self.breakdown) != BREAKDOWN_KEYS[self.kind]:
+            raise ValueError(f"breakdown keys must be {BREAKDOWN_KEYS[self.kind]}")
+        if any(not 0.0 <= value <= 10.0 for value in self.breakdown.values()):
+            raise ValueError(f"breakdown values must be 0–10: {self.breakdown}")
+
+
+class BodyScoringEngine(Protocol):
+    """A back end that scores a feet, hands or pet photo (one engine per kind)."""
+
+    name: str
+    kind: str
+
+    def analyse(self, image: np.ndarray) -> BodyAnalysis:
+        """Score ``image``: RGB ``uint8`` of shape (h, w, 3), EXIF orientation applied.
+
+        Raises ``ValidationFailed`` (with the user's text) when the photo cannot be
+        scored at all.
+        """
+        ...

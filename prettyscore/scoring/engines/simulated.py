@@ -11,7 +11,8 @@ import random
 
 import numpy as np
 
-from prettyscore.scoring.engines.base import BREAKDOWN_KEYS, FaceAnalysis
+from prettyscore.scoring.engines.base import BREAKDOWN_KEYS, BodyAnalysis, FaceAnalysis
+from prettyscore.scoring.kinds import BREAKDOWN_KEYS as BREAKDOWN_KEYS_BY_KIND
 
 SIMULATED_SCORES = (7, 9)  # inclusive
 MAX_NOISE = 1.0
@@ -35,3 +36,26 @@ class SimulatedFaceEngine:
     def _noisy(self, score: int) -> float:
         """The score plus uniform noise in [0, 1), capped at 10, one decimal."""
         return round(min(score + self._rng.uniform(0.0, MAX_NOISE), BREAKDOWN_CAP), 1)
+
+
+class SimulatedBodyEngine:
+    """Feet, hands and pets as the documents do them (document 001 §9): a random
+    integer 7 to 9, and each sub-score the score plus a random offset of -1 to +1,
+    capped at 10, one decimal."""
+
+    name = "simulated"
+
+    def __init__(self, kind: str, rng: random.Random | None = None):
+        self.kind = kind
+        self._rng = rng or random.Random()
+
+    def analyse(self, image: np.ndarray) -> BodyAnalysis:
+        score = self._rng.randint(*SIMULATED_SCORES)
+        breakdown = {key: self._offset(score) for key in BREAKDOWN_KEYS_BY_KIND[self.kind]}
+        return BodyAnalysis(
+            kind=self.kind, score=float(score), breakdown=breakdown, engine=self.name
+        )
+
+    def _offset(self, score: int) -> float:
+        value = score + self._rng.uniform(-MAX_NOISE, MAX_NOISE)
+        return round(min(max(value, 0.0), BREAKDOWN_CAP), 1)
