@@ -546,3 +546,53 @@ ADMIN_REMOVE = "Remove"
 ADMIN_ENTRY_VERIFIED = "Entry verified"
 ADMIN_ENTRY_REMOVED = "Entry removed from the leaderboard"
 ADMIN_ACTION_FAILED = "That did not work. Please try again."
+
+# ---------------------------------------------------------------------------
+# Opportunity applications (document 001 §1, §2 /claim-opportunities, §3 the interest
+# options, §5 the form's rules, §9 the 48-hour promise). The submit results are in the
+# §8 section above (ALREADY_APPLIED, FAILED_TO_SUBMIT_APPLICATION_RETRY,
+# GENERIC_ERROR_RETRY, APPLICATION_SUBMITTED); the per-field messages are our wording.
+# Added by the opportunities work (prettyscore/opportunities/).
+# ---------------------------------------------------------------------------
+OPPORTUNITY_INTERESTS = (
+    "Fashion Modeling",
+    "Commercial Modeling",
+    "Brand Partnerships",
+    "Social Media Campaigns",
+    "Acting & Entertainment",
+    "Influencer Collaborations",
+)
+OPPORTUNITIES_SUBTITLE = "Apply for modeling and brand opportunities"
+OPPORTUNITY_FULL_NAME = "Full Name"
+OPPORTUNITY_EMAIL = "Email"
+OPPORTUNITY_PHONE = "Phone"
+OPPORTUNITY_PHONE_PLACEHOLDER = "+15551234567"
+OPPORTUNITY_INSTAGRAM = "Instagram (optional)"
+OPPORTUNITY_INSTAGRAM_PLACEHOLDER = "@yourhandle"
+OPPORTUNITY_LOCATION = "Location"
+OPPORTUNITY_LOCATION_PLACEHOLDER = "City, Country"
+OPPORTUNITY_BIO = "Bio (optional)"
+OPPORTUNITY_BIO_PLACEHOLDER = "Tell us a little about yourself"
+OPPORTUNITY_INTERESTS_LABEL = "Interests"
+OPPORTUNITY_AGREE_TO = "I agree to the"
+OPPORTUNITY_SUBMIT = "Submit Application"
+OPPORTUNITY_SIGN_IN_TITLE = "Sign in to apply"
+OPPORTUNITY_SIGN_IN_BODY = "Sign in to apply for modeling and brand opportunities."
+OPPORTUNITY_APPLIED_TITLE = "Your application is in"
+OPPORTUNITY_CONTACT_PROMISE = "Our team will contact you within 48 hours."
+OPPORTUNITY_APPLIED_FOR = "You applied for"
+OPPORTUNITY_ANY_INTEREST = "Any opportunity that suits you"
+OPPORTUNITY_WE_WILL_REACH = "We will reach you at"
+# Per-field messages: the first problem of the form is shown, as a toast and by its field.
+FULL_NAME_REQUIRED = "Full name is required"
+FULL_NAME_TOO_LONG = "Full name must be at most 100 characters"
+APPLICATION_EMAIL_TOO_LONG = "Email must be at most 255 characters"
+PHONE_REQUIRED = "Phone number is required"
+PHONE_INVALID = "Please enter a valid phone number, e.g. +15551234567"
+INSTAGRAM_INVALID = "Instagram handle: up to 30 letters, numbers, dots or underscores"
+LOCATION_REQUIRED = "Location is required"
+LOCATION_TOO_LONG = "Location must be at most 200 characters"
+BIO_TOO_LONG = "Bio must be at most 1000 characters"
+INTEREST_UNKNOWN = "Please choose interests from the list"
+INTEREST_REPEATED = "Each interest can be chosen only once"
+AGREE_TO_TERMS_REQUIRED = "You must agree to the terms"

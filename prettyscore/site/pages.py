@@ -39,7 +39,6 @@ PLACEHOLDER_PAGES: tuple[tuple[str, str], ...] = (
     ("/partners", messages.TITLE_PARTNERS),
     ("/partners/apply", messages.TITLE_PARTNER_APPLY),
     ("/personality-test", messages.TITLE_PERSONALITY_TEST),
-    ("/claim-opportunities", messages.TITLE_CLAIM_OPPORTUNITIES),
     ("/feet-upload", messages.TITLE_FEET_UPLOAD),
     ("/hands-upload", messages.TITLE_HANDS_UPLOAD),
     ("/pet-upload", messages.TITLE_PET_UPLOAD),
