@@ -7,6 +7,7 @@ stores for its question; its weights say how much it adds to each trait axis.
 
 from __future__ import annotations
 
+import functools
 from dataclasses import dataclass
 from types import MappingProxyType
 
@@ -179,9 +180,12 @@ QUESTIONS: tuple[Question, ...] = (
 QUESTION_COUNT = len(QUESTIONS)
 
 
-def max_points() -> dict[str, int]:
+@functools.cache
+def max_points() -> MappingProxyType:
     """The most each axis can collect: the best choice for it in every question."""
-    return {
-        axis: sum(max(choice.weights.get(axis, 0) for choice in q.choices) for q in QUESTIONS)
-        for axis in AXES
-    }
+    return MappingProxyType(
+        {
+            axis: sum(max(choice.weights.get(axis, 0) for choice in q.choices) for q in QUESTIONS)
+            for axis in AXES
+        }
+    )
