@@ -21,6 +21,7 @@ from prettyscore.dashboard import pages as dashboard_pages
 from prettyscore.editor import pages as editor_pages
 from prettyscore.leaderboard import pages as leaderboard_pages
 from prettyscore.opportunities import pages as opportunities_pages
+from prettyscore.personality import pages as personality_pages
 from prettyscore.photos.housekeeping import purge_visitor_media_forever
 from prettyscore.photos.media_api import media_routes
 from prettyscore.scoring import pages as scoring_pages
@@ -52,3 +53,4 @@ chat_pages.register(app)
 contact_pages.register(app)
 leaderboard_pages.register(app)
 opportunities_pages.register(app)
+personality_pages.register(app)

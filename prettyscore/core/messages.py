@@ -596,3 +596,40 @@ BIO_TOO_LONG = "Bio must be at most 1000 characters"
 INTEREST_UNKNOWN = "Please choose interests from the list"
 INTEREST_REPEATED = "Each interest can be chosen only once"
 AGREE_TO_TERMS_REQUIRED = "You must agree to the terms"
+
+# ---------------------------------------------------------------------------
+# Personality test and its detailed analysis (document 001 §2 /personality-test, §4 Quiz,
+# §9 $4.99). The quiz's errors are the documents' (above); these texts are our own, and
+# the questions themselves live in prettyscore/personality/quiz.py.
+# Added by the personality test work (prettyscore/personality/).
+# ---------------------------------------------------------------------------
+PERSONALITY_SUBTITLE = "20 quick questions about your style, confidence and social energy"
+PERSONALITY_QUESTION_OF = "Question {n} of {total}"
+PERSONALITY_PREVIOUS = "Previous"
+PERSONALITY_NEXT = "Next"
+PERSONALITY_FINISH = "Finish"
+PERSONALITY_INVALID_ANSWERS = "Some answers are not valid. Please take the test again."
+PERSONALITY_YOUR_TYPE = "Your personality type"
+PERSONALITY_SCORE_OUT_OF = "out of 100"
+PERSONALITY_RETAKE = "Retake Test"
+PERSONALITY_GET_DETAILED = "Get Detailed Analysis"
+PERSONALITY_DETAILED_TITLE = "Detailed Personality Analysis"
+PERSONALITY_ONE_TIME_PAYMENT = "One-time payment"
+PERSONALITY_DETAILED_INCLUDES = (
+    "A trait-by-trait report on your confidence, social energy, adventure and style",
+    "What your strongest and quietest traits say about you",
+    "A personal tip for your personality type",
+    "Saved to your dashboard to read any time",
+)
+PERSONALITY_BUY = "Buy Now"
+PERSONALITY_BACK_TO_RESULT = "Back to my result"
+PERSONALITY_CONFIRMING = "Payment received. Preparing your detailed analysis..."
+PERSONALITY_NOT_CONFIRMED = (
+    "Your payment is still being confirmed. Your detailed analysis will appear on your "
+    "dashboard as soon as it is."
+)
+PERSONALITY_REPORT_READY = "Your detailed analysis is ready!"
+PERSONALITY_TRAITS_HEADING = "Your traits"
+PERSONALITY_GO_TO_DASHBOARD = "Go to Dashboard"
+PERSONALITY_RESULT_NOT_FOUND = "This result is not available"
+PERSONALITY_READ_REPORT = "Read the full report"

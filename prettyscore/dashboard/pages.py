@@ -102,15 +102,27 @@ def _result_card(result: ResultRow) -> rx.Component:
             rx.hstack(
                 rx.heading(result.personality_type, size="4"),
                 rx.spacer(),
+                rx.text(f"{result.score}/100", size="2", weight="bold"),
                 rx.badge(result.kind),
                 width="100%",
                 align="center",
             ),
             rx.text(result.analysis, size="2"),
-            rx.text(result.created, size="1", color_scheme="gray"),
+            rx.hstack(
+                rx.text(result.created, size="1", color_scheme="gray"),
+                rx.spacer(),
+                rx.cond(
+                    result.report_href != "",
+                    rx.link(messages.PERSONALITY_READ_REPORT, href=result.report_href, size="2"),
+                ),
+                width="100%",
+                align="center",
+            ),
             spacing="2",
+            width="100%",
         ),
         width="100%",
+        data_testid="personality-result",
     )
 
 

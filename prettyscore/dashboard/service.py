@@ -11,12 +11,13 @@ import uuid
 from dataclasses import dataclass
 from datetime import datetime
 
-from sqlalchemy import func
+from sqlalchemy import func, or_
 from sqlmodel import Session, select
 
 from prettyscore.billing.service import is_subscriber
 from prettyscore.editing import service as editing
 from prettyscore.personality.models import PersonalityResult
+from prettyscore.personality.quiz import BASIC, DETAILED
 from prettyscore.photos.models import Photo
 from prettyscore.video.models import VideoGeneration
 
@@ -62,6 +63,7 @@ def overview(db: Session, user_id: uuid.UUID) -> Overview:
 class SavedResult:
     """One saved personality result, as the Personality tab lists it."""
 
+    id: uuid.UUID
     personality_type: str
     score: int
     detailed: bool
@@ -72,18 +74,23 @@ class SavedResult:
 def personality_results(
     db: Session, user_id: uuid.UUID, limit: int = RECENT_RESULTS
 ) -> list[SavedResult]:
-    """The member's latest personality results, newest first."""
+    """The member's latest personality results, newest first: basic results and the
+    detailed analyses they have paid for (an unpaid one is not theirs to read yet)."""
     rows = db.exec(
         select(PersonalityResult)
-        .where(PersonalityResult.user_id == user_id)
+        .where(
+            PersonalityResult.user_id == user_id,
+            or_(PersonalityResult.quiz_type == BASIC, PersonalityResult.paid),
+        )
         .order_by(PersonalityResult.created_at.desc())
         .limit(limit)
     ).all()
     return [
         SavedResult(
+            id=row.id,
             personality_type=row.personality_type,
             score=row.score,
-            detailed=row.quiz_type == "detailed" and row.paid,
+            detailed=row.quiz_type == DETAILED,
             analysis=row.analysis,
             created_at=row.created_at,
         )

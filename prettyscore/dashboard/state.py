@@ -18,6 +18,7 @@ import reflex as rx
 from prettyscore.billing.state import PremiumState
 from prettyscore.core.db import run_in_session
 from prettyscore.dashboard import service
+from prettyscore.personality.service import PARAGRAPH_BREAK, report_path
 from prettyscore.photos.state import PhotosState
 
 log = logging.getLogger(__name__)
@@ -37,16 +38,20 @@ class ResultRow:
     kind: str = ""
     analysis: str = ""
     created: str = ""
+    report_href: str = ""  # where a detailed analysis is read in full
 
 
 def _result_row(result: service.SavedResult) -> ResultRow:
+    """A basic result with its analysis; a detailed one with its summary and a link to
+    the full report."""
     created = result.created_at
     return ResultRow(
         personality_type=result.personality_type,
         score=result.score,
         kind="Detailed analysis" if result.detailed else "Basic result",
-        analysis=result.analysis,
+        analysis=result.analysis.split(PARAGRAPH_BREAK, 1)[0],
         created=f"{created:%b} {created.day}, {created.year}",
+        report_href=report_path(result.id) if result.detailed else "",
     )
 
 

@@ -38,7 +38,6 @@ from prettyscore.ui.layout import page_layout
 PLACEHOLDER_PAGES: tuple[tuple[str, str], ...] = (
     ("/partners", messages.TITLE_PARTNERS),
     ("/partners/apply", messages.TITLE_PARTNER_APPLY),
-    ("/personality-test", messages.TITLE_PERSONALITY_TEST),
     ("/feet-upload", messages.TITLE_FEET_UPLOAD),
     ("/hands-upload", messages.TITLE_HANDS_UPLOAD),
     ("/pet-upload", messages.TITLE_PET_UPLOAD),
@@ -49,7 +48,6 @@ PLACEHOLDER_PAGES: tuple[tuple[str, str], ...] = (
 GATED_PLACEHOLDERS: dict[str, str] = {
     "/feet-upload": gates.FEET_SCORING,
     "/hands-upload": gates.HANDS_SCORING,
-    "/personality-test": gates.PERSONALITY_TEST,
 }
 
 # Scrolls to the element named by the URL's #fragment, if it exists. Client-side
