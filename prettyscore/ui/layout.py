@@ -49,11 +49,24 @@ WIN_50K = NavItem(messages.WIN_50K, "/global-ranking", "badge-dollar-sign")
 PARTNERS = NavItem(messages.NAV_PARTNERS, "/partners", "handshake")
 DASHBOARD = NavItem(messages.NAV_DASHBOARD, "/dashboard", "layout-dashboard")
 VIDEO_GENERATION = NavItem(messages.NAV_VIDEO_GENERATION, "/video-generation", "video")
+FEET_SCORE = NavItem(messages.TITLE_FEET_UPLOAD, "/feet-upload", "footprints")
+HANDS_SCORE = NavItem(messages.TITLE_HANDS_UPLOAD, "/hands-upload", "hand")
+PET_SCORE = NavItem(messages.TITLE_PET_UPLOAD, "/pet-upload", "paw-print")
+PERSONALITY_TEST = NavItem(messages.TITLE_PERSONALITY_TEST, "/personality-test", "brain")
+OPPORTUNITIES = NavItem(messages.TITLE_CLAIM_OPPORTUNITIES, "/claim-opportunities", "star")
 
 # Sidebar groups (document 000 §2 Navigation). Account has a signed-out variant.
 MAIN_GROUP = (HOME, UPLOAD, LEADERBOARD)
-PREMIUM_GROUP = (PREMIUM,)
-ACCOUNT_GROUP_SIGNED_IN = (USER_DASHBOARD, MY_PHOTOS, CONTACT_REQUESTS, MESSAGES)
+# The documents name the Premium group without its entries: the plan, then what it unlocks.
+PREMIUM_GROUP = (PREMIUM, FEET_SCORE, HANDS_SCORE, PERSONALITY_TEST)
+ACCOUNT_GROUP_SIGNED_IN = (
+    USER_DASHBOARD,
+    MY_PHOTOS,
+    CONTACT_REQUESTS,
+    MESSAGES,
+    PET_SCORE,
+    OPPORTUNITIES,
+)
 ACCOUNT_GROUP_SIGNED_OUT = (SIGN_IN,)
 INFO_GROUP = (HOW_IT_WORKS, PRIVACY)
 # Top bar, before the final Dashboard / Sign In entry.
