@@ -158,10 +158,9 @@ def default_hands_result(image_key: str) -> ScoreResult:
 # What the results pages show
 # ---------------------------------------------------------------------------
 def score_text(result: ScoreResult) -> str:
-    """The score as shown: "8.3", "10"; the hands default as the documents give it, "85"."""
-    if result.score > 10:
-        return f"{result.score:.1f}".removesuffix(".0")
-    return result.score_text
+    """The score as the page shows it and the card's file is named: "8.3", "9", "10", and
+    the hands default as the documents give it, "85"."""
+    return f"{result.score:.1f}".removesuffix(".0")
 
 
 def breakdown_rows(result: ScoreResult) -> list[dict]:

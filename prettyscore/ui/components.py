@@ -68,6 +68,41 @@ def image_drop_zone(
     )
 
 
+def camera_picker(
+    label: str,
+    *,
+    upload_id: str,
+    on_drop: Any,
+    on_drop_rejected: Any,
+    **props: Any,
+) -> rx.Component:
+    """A 'Take Photo' button: on phones its file input opens the camera (``capture``),
+    elsewhere the file picker. One image, at most the upload limit, like the drop zone;
+    the server checks again whatever it receives."""
+    picker = rx.upload.root(
+        rx.button(
+            rx.icon("camera", size=18),
+            label,
+            type="button",
+            size="3",
+            radius="full",
+            variant="outline",
+        ),
+        id=upload_id,
+        accept={"image/*": []},
+        multiple=False,
+        max_files=1,
+        max_size=MAX_UPLOAD_BYTES,
+        no_drag=True,
+        on_drop=on_drop,
+        on_drop_rejected=on_drop_rejected,
+        **props,
+    )
+    file_input = picker.children[0].children[0]  # the dropzone's own <input type=file>
+    file_input.custom_attrs["capture"] = "environment"
+    return picker
+
+
 def photo_picker_prompt(button_label: str) -> rx.Component:
     """What an empty photo drop zone shows: an icon, the hint, the limits and a button
     (a click anywhere in the zone opens the file picker)."""

@@ -178,7 +178,8 @@ def test_a_member_scores_a_pet_with_no_gate_and_no_use_recorded(db, db_factory, 
     result = body_results.analyse_for_member(db_factory, store, uid, key, PET)
     assert result.kind == PET
     assert result.label == label_for(PET, result.score).label
-    assert body_results.pet_summary(result) == messages.PET_SCORED.format(score=result.score_text)
+    shown = f"{result.score:.1f}".removesuffix(".0")
+    assert body_results.pet_summary(result) == messages.PET_SCORED.format(score=shown)
     assert db.exec(select(FeatureUsage)).all() == []
 
 
