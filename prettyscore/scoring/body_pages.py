@@ -18,7 +18,6 @@ from prettyscore.ui.components import (
     REJECTED_DROP_CODES,
     camera_picker,
     card,
-    disclaimer,
     icon_button,
     image_drop_zone,
     link_button,
@@ -114,10 +113,14 @@ def _choose(kind: str) -> rx.Component:
 
 def _check_line(index: int, text: str) -> rx.Component:
     return rx.hstack(
-        rx.cond(
-            State.checks_done > index,
-            rx.icon("circle-check", size=20, color=styles.PINK),
-            rx.spinner(size="2"),
+        rx.center(
+            rx.cond(
+                State.checks_done > index,
+                rx.icon("circle-check", size=20, color=styles.PINK),
+                rx.spinner(size="2"),
+            ),
+            width="20px",
+            flex_shrink="0",
         ),
         rx.text(text, size="3"),
         align="center",
@@ -272,7 +275,6 @@ def _scored_results(kind: str) -> rx.Component:
         ),
         _actions(kind),
         _cross_links(kind),
-        disclaimer(),
         spacing="6",
         width="100%",
         data_testid="body-results",
@@ -321,7 +323,6 @@ def _pet_results() -> rx.Component:
             max_width="640px",
             margin_x="auto",
         ),
-        disclaimer(),
         spacing="6",
         width="100%",
         data_testid="body-results",
@@ -332,10 +333,11 @@ def results_page(kind: str):
     """The page function of ``kind``'s results page."""
 
     def page() -> rx.Component:
-        content = _pet_results() if kind == PET else _scored_results(kind)
+        if kind == PET:
+            return page_layout(rx.cond(State.result_kind == PET, _pet_results(), _waiting()))
         return page_layout(
             confetti(State.celebrate & (State.result_kind == kind)),
-            rx.cond(State.result_kind == kind, content, _waiting()),
+            rx.cond(State.result_kind == kind, _scored_results(kind), _waiting()),
         )
 
     page.__name__ = f"{kind}_results_page"

@@ -31,6 +31,15 @@ REJECTED_DROP_CODES = rx.Var(
 ).to(list)
 
 
+# What every photo picker accepts: one image, at most the upload limit.
+_ONE_IMAGE = {
+    "accept": {"image/*": []},
+    "multiple": False,
+    "max_files": 1,
+    "max_size": MAX_UPLOAD_BYTES,
+}
+
+
 def image_drop_zone(
     *children: rx.Component,
     upload_id: str,
@@ -47,10 +56,7 @@ def image_drop_zone(
     return rx.upload.root(
         *children,
         id=upload_id,
-        accept={"image/*": []},
-        multiple=False,
-        max_files=1,
-        max_size=MAX_UPLOAD_BYTES,
+        **_ONE_IMAGE,
         on_drop=on_drop,
         on_drop_rejected=on_drop_rejected,
         drag_active_style={"border_color": styles.PINK, "background": "var(--pink-a2)"},
@@ -89,10 +95,7 @@ def camera_picker(
             variant="outline",
         ),
         id=upload_id,
-        accept={"image/*": []},
-        multiple=False,
-        max_files=1,
-        max_size=MAX_UPLOAD_BYTES,
+        **_ONE_IMAGE,
         no_drag=True,
         on_drop=on_drop,
         on_drop_rejected=on_drop_rejected,
