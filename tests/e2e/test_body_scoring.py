@@ -121,7 +121,11 @@ def test_a_free_member_uses_the_feet_trial_once_and_is_then_offered_premium(
     results.get_by_role("button", name=messages.SAVE_TO_DASHBOARD).click()
     expect(page.get_by_text(messages.RESULTS_SAVED)).to_be_visible()
     expect(results.get_by_role("button", name=messages.SAVE_TO_DASHBOARD)).to_have_count(0)
-    expect(results.get_by_role("button", name=messages.SHARE_HEADING)).to_be_visible()
+    page.context.grant_permissions(["clipboard-read", "clipboard-write"])
+    results.get_by_role("button", name=messages.SHARE_HEADING).click()
+    expect(page.get_by_text(messages.SHARE_TEXT_COPIED_SHORT, exact=True)).to_be_visible()
+    label = results.get_by_test_id("score-label").inner_text()
+    assert f"{score}/10 ({label})" in page.evaluate("navigator.clipboard.readText()")
     [photo] = saved_photos(app_server, address)
     assert (photo.photo_type, shown(photo.score)) == ("feet", score)
     assert list(photo.breakdown) == [
