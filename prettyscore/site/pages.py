@@ -41,7 +41,6 @@ PLACEHOLDER_PAGES: tuple[tuple[str, str], ...] = (
     ("/feet-upload", messages.TITLE_FEET_UPLOAD),
     ("/hands-upload", messages.TITLE_HANDS_UPLOAD),
     ("/pet-upload", messages.TITLE_PET_UPLOAD),
-    ("/request-verification", messages.TITLE_REQUEST_VERIFICATION),
 )
 
 # Placeholders behind a feature gate (document 001 §2): only members with access see them.
