@@ -10,8 +10,13 @@ from __future__ import annotations
 import reflex as rx
 
 from prettyscore.core import messages
-from prettyscore.ui import styles
 from prettyscore.ui.components import card, link_button, page_header
+from prettyscore.ui.forms import (
+    FieldErrors,
+    labelled_field,
+    server_checked_form,
+    text_field,
+)
 from prettyscore.ui.layout import page_layout
 from prettyscore.verification import service
 from prettyscore.verification.state import (
@@ -23,6 +28,7 @@ from prettyscore.verification.state import (
 )
 
 FORM_WIDTH = "640px"
+ERRORS = FieldErrors(VerificationState.error_field, VerificationState.error_message)
 STATUS_COLOURS = (
     (service.PENDING, "yellow"),
     (service.APPROVED, "green"),
@@ -34,89 +40,47 @@ def page_title(heading: str) -> str:
     return f"{heading} | {messages.APP_NAME}"
 
 
-def _field_error(name: str) -> rx.Component:
-    return rx.cond(
-        VerificationState.error_field == name,
-        rx.text(
-            VerificationState.error_message,
-            size="2",
-            color_scheme="red",
-            role="alert",
-            data_testid=f"error-{name}",
-        ),
-    )
-
-
-def _field(name: str, label: str, control: rx.Component) -> rx.Component:
-    return rx.vstack(
-        rx.text(label, size="2", weight="medium"),
-        control,
-        _field_error(name),
-        spacing="1",
-        width="100%",
-    )
-
-
-def _input(name: str, label: str, max_length: int, **props) -> rx.Component:
-    return _field(
-        name,
-        label,
-        rx.input(name=name, aria_label=label, max_length=max_length, size="3", **props),
-    )
-
-
 def _form() -> rx.Component:
-    """Uncontrolled: values travel only on submit and stay after a refused submission."""
-    return rx.form(
-        rx.vstack(
-            _input(
-                "full_name",
-                messages.VERIFICATION_FULL_NAME,
-                service.MAX_FULL_NAME,
-                auto_complete="name",
-            ),
-            _field(
-                "reason",
-                messages.VERIFICATION_REASON,
-                rx.text_area(
-                    name="reason",
-                    aria_label=messages.VERIFICATION_REASON,
-                    placeholder=messages.VERIFICATION_REASON_PLACEHOLDER,
-                    max_length=service.MAX_REASON,
-                    rows="4",
-                    width="100%",
-                ),
-            ),
-            _input(
-                "instagram_handle",
-                messages.VERIFICATION_INSTAGRAM,
-                service.MAX_INSTAGRAM + 1,
-                placeholder=messages.VERIFICATION_INSTAGRAM_PLACEHOLDER,
-            ),
-            _input(
-                "other_social",
-                messages.VERIFICATION_OTHER_SOCIAL,
-                service.MAX_OTHER_SOCIAL,
-                placeholder=messages.VERIFICATION_OTHER_SOCIAL_PLACEHOLDER,
-            ),
-            rx.button(
-                messages.VERIFICATION_SUBMIT,
-                type="submit",
-                size="3",
-                radius="full",
-                width="100%",
-                loading=VerificationState.submitting,
-                disabled=~rx.State.is_hydrated,
-                style=styles.GRADIENT_BUTTON,
-            ),
-            spacing="4",
-            width="100%",
+    """The request: full name and reason required, the two socials optional."""
+    return server_checked_form(
+        text_field(
+            ERRORS,
+            "full_name",
+            messages.VERIFICATION_FULL_NAME,
+            service.MAX_FULL_NAME,
+            auto_complete="name",
         ),
+        labelled_field(
+            ERRORS,
+            "reason",
+            messages.VERIFICATION_REASON,
+            rx.text_area(
+                name="reason",
+                aria_label=messages.VERIFICATION_REASON,
+                placeholder=messages.VERIFICATION_REASON_PLACEHOLDER,
+                max_length=service.MAX_REASON,
+                rows="4",
+                width="100%",
+            ),
+        ),
+        text_field(
+            ERRORS,
+            "instagram_handle",
+            messages.VERIFICATION_INSTAGRAM,
+            service.MAX_INSTAGRAM + 1,
+            placeholder=messages.VERIFICATION_INSTAGRAM_PLACEHOLDER,
+        ),
+        text_field(
+            ERRORS,
+            "other_social",
+            messages.VERIFICATION_OTHER_SOCIAL,
+            service.MAX_OTHER_SOCIAL,
+            placeholder=messages.VERIFICATION_OTHER_SOCIAL_PLACEHOLDER,
+        ),
+        submit_label=messages.VERIFICATION_SUBMIT,
+        submitting=VerificationState.submitting,
         on_submit=VerificationState.submit,
-        reset_on_submit=False,
-        no_validate=True,
-        width="100%",
-        data_testid="verification-form",
+        test_id="verification-form",
     )
 
 
