@@ -138,41 +138,38 @@ def _tier_select(row: rx.Var[PartnerView]) -> rx.Component:
     )
 
 
+# The documents' moves (001 §4), by the partner's status: (icon, label, new status, look).
+STATUS_ACTIONS = {
+    programme.PENDING: ("check", messages.PARTNER_APPROVE, programme.APPROVED, "green", "solid"),
+    programme.APPROVED: ("ban", messages.PARTNER_SUSPEND, programme.SUSPENDED, "red", "soft"),
+    programme.SUSPENDED: (
+        "rotate-ccw",
+        messages.PARTNER_REACTIVATE,
+        programme.APPROVED,
+        "pink",
+        "soft",
+    ),
+}
+
+
 def _status_action(row: rx.Var[PartnerView]) -> rx.Component:
     """Only the documents' moves: approve pending, suspend approved, reactivate suspended."""
     return rx.match(
         row.status,
-        (
-            programme.PENDING,
-            icon_button(
-                "check",
-                messages.PARTNER_APPROVE,
-                on_click=PartnersAdminState.set_status(row.id, programme.APPROVED),
-                color_scheme="green",
-                size="2",
-            ),
-        ),
-        (
-            programme.APPROVED,
-            icon_button(
-                "ban",
-                messages.PARTNER_SUSPEND,
-                on_click=PartnersAdminState.set_status(row.id, programme.SUSPENDED),
-                color_scheme="red",
-                variant="soft",
-                size="2",
-            ),
-        ),
-        (
-            programme.SUSPENDED,
-            icon_button(
-                "rotate-ccw",
-                messages.PARTNER_REACTIVATE,
-                on_click=PartnersAdminState.set_status(row.id, programme.APPROVED),
-                variant="soft",
-                size="2",
-            ),
-        ),
+        *[
+            (
+                status,
+                icon_button(
+                    icon,
+                    label,
+                    on_click=PartnersAdminState.set_status(row.id, target),
+                    color_scheme=colour,
+                    variant=variant,
+                    size="2",
+                ),
+            )
+            for status, (icon, label, target, colour, variant) in STATUS_ACTIONS.items()
+        ],
         rx.fragment(),
     )
 
@@ -313,6 +310,7 @@ def _review_controls(row: rx.Var[RequestView]) -> rx.Component:
             placeholder=messages.ADMIN_NOTES_PLACEHOLDER,
             aria_label=messages.VERIFICATION_NOTES_LABEL,
             max_length=verification.MAX_ADMIN_NOTES,
+            value=VerificationAdminState.notes[row.id],
             on_change=lambda text: VerificationAdminState.set_note(row.id, text),
             rows="2",
             width="100%",

@@ -325,6 +325,12 @@ class VerificationAdminState(AuthState):
             self.loaded = True
             return rx.toast.error(messages.FAILED_TO_LOAD_VERIFICATION_REQUESTS)
         self.requests = [request_view(row) for row in rows]
+        # One notes box per pending request, keeping what was typed in the ones still open.
+        self.notes = {
+            row.id: self.notes.get(row.id, "")
+            for row in self.requests
+            if row.status == verification.PENDING
+        }
         self.loaded = True
         return None
 
@@ -340,8 +346,9 @@ class VerificationAdminState(AuthState):
 
     @rx.event
     def set_note(self, request_id: str, text: str):
-        """What the admin types in a request's notes box (checked when it is sent)."""
-        self.notes = {**self.notes, request_id: text}
+        """What the admin types in a pending request's notes box (checked when it is sent)."""
+        if request_id in self.notes:
+            self.notes = {**self.notes, request_id: text}
 
     async def _review(self, action: Callable, request_id: str, done: str, failed: str):
         if self.reviewing:
@@ -359,7 +366,6 @@ class VerificationAdminState(AuthState):
             outcome = rx.toast.error(failed)
         else:
             outcome = rx.toast.success(done)
-            self.notes = {key: text for key, text in self.notes.items() if key != request_id}
         finally:
             self.reviewing = ""
         return _events(outcome, await self._reload(admin))
