@@ -26,6 +26,7 @@ from prettyscore.photos.housekeeping import purge_visitor_media_forever
 from prettyscore.photos.media_api import media_routes
 from prettyscore.scoring import pages as scoring_pages
 from prettyscore.site import pages as site_pages
+from prettyscore.verification import pages as verification_pages
 from prettyscore.video import pages as video_pages
 
 # The theme (Radix, pink accent) is set on the Radix plugin in rxconfig.py.
@@ -54,3 +55,4 @@ contact_pages.register(app)
 leaderboard_pages.register(app)
 opportunities_pages.register(app)
 personality_pages.register(app)
+verification_pages.register(app)

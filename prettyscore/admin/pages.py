@@ -1,7 +1,8 @@
-"""Admin pages. Each is guarded on the server: visitors go to /auth, members are refused.
+"""Admin pages (document 001 §2): /admin/partners, /admin/payouts, /admin/verification.
 
-The tools themselves (partners, payouts, verification review) arrive with their areas;
-the guards and their messages are the documents' from the start.
+Each is guarded on the server: visitors go to /auth, members are refused with the page's
+message and sent home, and every action checks the role again. Names, reasons, notes and
+links are the members' own words: shown as text, never as markup or as links.
 """
 
 from __future__ import annotations
@@ -9,38 +10,399 @@ from __future__ import annotations
 import reflex as rx
 
 from prettyscore.accounts.state import AuthState
-from prettyscore.core import messages
-from prettyscore.ui.layout import page_layout
-
-# (route, heading, on_load guard): the verification page has its own refusal text.
-ADMIN_PAGES = (
-    ("/admin/partners", "Partner Management", AuthState.require_admin),
-    ("/admin/payouts", "Partner Payouts", AuthState.require_admin),
-    ("/admin/verification", "Verification Requests", AuthState.require_verification_admin),
+from prettyscore.admin.state import (
+    PARTNER_FILTERS,
+    PartnersAdminState,
+    PartnerView,
+    PayoutsAdminState,
+    PayoutView,
+    RequestView,
+    UnpaidView,
+    VerificationAdminState,
 )
+from prettyscore.core import messages
+from prettyscore.partners import programme
+from prettyscore.ui.components import card, icon_button, link_button
+from prettyscore.ui.layout import page_layout
+from prettyscore.verification import service as verification
+
+STATUS_COLOURS = {
+    programme.PENDING: "yellow",
+    programme.APPROVED: "green",
+    programme.SUSPENDED: "red",
+    verification.REJECTED: "red",
+}
 
 
-def _admin_page(heading: str):
-    def page() -> rx.Component:
-        return page_layout(
-            rx.cond(
-                AuthState.is_admin,
-                rx.vstack(
-                    rx.heading(heading, size="7"),
-                    rx.text(messages.COMING_SOON, color_scheme="gray"),
-                    spacing="3",
-                ),
-                rx.center(rx.spinner(size="3"), padding="4em", width="100%"),
-            )
+def page_title(heading: str) -> str:
+    return f"{heading} | {messages.APP_NAME}"
+
+
+def _status_badge(status: rx.Var[str], label: rx.Var[str]) -> rx.Component:
+    return rx.badge(
+        label,
+        color_scheme=rx.match(status, *STATUS_COLOURS.items(), "gray"),
+        variant="soft",
+        data_testid="status-badge",
+    )
+
+
+def _admin_only(*children: rx.Component) -> rx.Component:
+    """The page's body for admins; a spinner while the guard decides (or sends away)."""
+    return page_layout(
+        rx.cond(
+            AuthState.is_admin,
+            rx.vstack(*children, spacing="4", width="100%"),
+            rx.center(rx.spinner(size="3"), padding="4em", width="100%"),
         )
+    )
 
-    page.__name__ = f"admin_{heading.lower().replace(' ', '_')}"
-    return page
+
+def _heading(title: str, *actions: rx.Component) -> rx.Component:
+    return rx.hstack(
+        rx.heading(title, size="7"),
+        rx.spacer(),
+        *actions,
+        align="center",
+        width="100%",
+        wrap="wrap",
+        spacing="3",
+    )
+
+
+def _loading_or(loaded: rx.Var[bool], body: rx.Component) -> rx.Component:
+    return rx.cond(loaded, body, rx.center(rx.spinner(size="3"), padding="3em", width="100%"))
+
+
+def _who(name: rx.Var[str], detail: rx.Var[str]) -> rx.Component:
+    return rx.vstack(
+        rx.text(name, weight="bold"),
+        rx.text(detail, size="1", color_scheme="gray"),
+        spacing="0",
+    )
+
+
+def _table(columns: tuple[str, ...], rows: rx.Component, **props) -> rx.Component:
+    return rx.box(
+        rx.table.root(
+            rx.table.header(
+                rx.table.row(*[rx.table.column_header_cell(column) for column in columns])
+            ),
+            rx.table.body(rows),
+            variant="surface",
+            width="100%",
+            **props,
+        ),
+        overflow_x="auto",
+        width="100%",
+    )
+
+
+# ---------------------------------------------------------------------------
+# /admin/partners
+# ---------------------------------------------------------------------------
+def _filter_buttons() -> rx.Component:
+    return rx.hstack(
+        *[
+            rx.button(
+                label,
+                on_click=PartnersAdminState.show_status(key),
+                variant=rx.cond(PartnersAdminState.status_filter == key, "solid", "outline"),
+                aria_pressed=rx.cond(PartnersAdminState.status_filter == key, "true", "false"),
+                disabled=~rx.State.is_hydrated,
+                radius="full",
+            )
+            for key, label in PARTNER_FILTERS
+        ],
+        spacing="2",
+        wrap="wrap",
+        role="group",
+        aria_label="Filter partners by status",
+    )
+
+
+def _tier_select(row: rx.Var[PartnerView]) -> rx.Component:
+    return rx.hstack(
+        rx.select.root(
+            rx.select.trigger(aria_label="Tier"),
+            rx.select.content(
+                *[rx.select.item(tier.name, value=tier.key) for tier in programme.TIERS.values()]
+            ),
+            value=row.tier,
+            on_change=lambda tier: PartnersAdminState.set_tier(row.id, tier),
+            size="2",
+        ),
+        rx.text(row.commission, size="2", color_scheme="gray", data_testid="commission"),
+        align="center",
+        spacing="2",
+    )
+
+
+# The documents' moves (001 §4), by the partner's status: (icon, label, new status, look).
+STATUS_ACTIONS = {
+    programme.PENDING: ("check", messages.PARTNER_APPROVE, programme.APPROVED, "green", "solid"),
+    programme.APPROVED: ("ban", messages.PARTNER_SUSPEND, programme.SUSPENDED, "red", "soft"),
+    programme.SUSPENDED: (
+        "rotate-ccw",
+        messages.PARTNER_REACTIVATE,
+        programme.APPROVED,
+        "pink",
+        "soft",
+    ),
+}
+
+
+def _status_action(row: rx.Var[PartnerView]) -> rx.Component:
+    """Only the documents' moves: approve pending, suspend approved, reactivate suspended."""
+    return rx.match(
+        row.status,
+        *[
+            (
+                status,
+                icon_button(
+                    icon,
+                    label,
+                    on_click=PartnersAdminState.set_status(row.id, target),
+                    color_scheme=colour,
+                    variant=variant,
+                    size="2",
+                ),
+            )
+            for status, (icon, label, target, colour, variant) in STATUS_ACTIONS.items()
+        ],
+        rx.fragment(),
+    )
+
+
+def _partner_row(row: rx.Var[PartnerView]) -> rx.Component:
+    return rx.table.row(
+        rx.table.cell(_who(row.display_name, row.email)),
+        rx.table.cell(rx.code(row.code)),
+        rx.table.cell(_status_badge(row.status, row.status_label)),
+        rx.table.cell(_tier_select(row)),
+        rx.table.cell(row.clicks),
+        rx.table.cell(row.conversions),
+        rx.table.cell(row.earned),
+        rx.table.cell(_status_action(row)),
+        align="center",
+        data_testid="partner-row",
+        data_partner_id=row.id,
+        data_code=row.code,
+    )
+
+
+def admin_partners_page() -> rx.Component:
+    state = PartnersAdminState
+    return _admin_only(
+        _heading(
+            messages.ADMIN_PARTNERS_TITLE,
+            link_button(messages.VIEW_PAYOUTS, "/admin/payouts", "wallet", size="2"),
+        ),
+        _filter_buttons(),
+        _loading_or(
+            state.loaded,
+            rx.cond(
+                state.partners.length() > 0,
+                _table(messages.PARTNER_COLUMNS, rx.foreach(state.partners, _partner_row)),
+                rx.text(
+                    rx.cond(
+                        state.load_failed,
+                        messages.FAILED_TO_LOAD_PARTNERS,
+                        messages.NO_PARTNERS_FOUND,
+                    ),
+                    color_scheme="gray",
+                ),
+            ),
+        ),
+    )
+
+
+# ---------------------------------------------------------------------------
+# /admin/payouts
+# ---------------------------------------------------------------------------
+def _unpaid_row(row: rx.Var[UnpaidView]) -> rx.Component:
+    return rx.table.row(
+        rx.table.cell(_who(row.display_name, row.email + " · " + row.code)),
+        rx.table.cell(row.conversions),
+        rx.table.cell(row.amount),
+        rx.table.cell(
+            icon_button(
+                "banknote",
+                messages.MARK_AS_PAID,
+                on_click=PayoutsAdminState.mark_paid(row.partner_id),
+                loading=PayoutsAdminState.paying == row.partner_id,
+                disabled=~rx.State.is_hydrated,
+                color_scheme="green",
+                size="2",
+            )
+        ),
+        align="center",
+        data_testid="unpaid-row",
+        data_partner_id=row.partner_id,
+    )
+
+
+def _payout_row(row: rx.Var[PayoutView]) -> rx.Component:
+    return rx.table.row(
+        rx.table.cell(_who(row.display_name, row.code)),
+        rx.table.cell(row.period),
+        rx.table.cell(row.total),
+        rx.table.cell(rx.badge(row.status, color_scheme="green", variant="soft")),
+        rx.table.cell(row.recorded),
+        align="center",
+        data_testid="payout-row",
+        data_payout_id=row.id,
+    )
+
+
+def admin_payouts_page() -> rx.Component:
+    state = PayoutsAdminState
+    return _admin_only(
+        _heading(
+            messages.ADMIN_PAYOUTS_TITLE,
+            link_button(
+                messages.BACK_TO_PARTNERS, "/admin/partners", "arrow-left", primary=False, size="2"
+            ),
+        ),
+        _loading_or(
+            state.loaded,
+            rx.vstack(
+                rx.cond(
+                    state.unpaid.length() > 0,
+                    _table(messages.PAYOUT_COLUMNS, rx.foreach(state.unpaid, _unpaid_row)),
+                    rx.text(messages.NO_UNPAID_CONVERSIONS, color_scheme="gray"),
+                ),
+                rx.heading(messages.RECENT_PAYOUTS, size="5", padding_top="1rem"),
+                rx.cond(
+                    state.payouts.length() > 0,
+                    _table(
+                        messages.PAYOUT_HISTORY_COLUMNS,
+                        rx.foreach(state.payouts, _payout_row),
+                        data_testid="recent-payouts",
+                    ),
+                    rx.text(messages.NO_PAYOUTS_YET, color_scheme="gray"),
+                ),
+                spacing="3",
+                width="100%",
+            ),
+        ),
+    )
+
+
+# ---------------------------------------------------------------------------
+# /admin/verification
+# ---------------------------------------------------------------------------
+def _detail(label: str, value: rx.Var[str]) -> rx.Component:
+    return rx.cond(
+        value != "",
+        rx.hstack(
+            rx.text(label, size="2", weight="medium", min_width="7rem"),
+            rx.text(value, size="2", white_space="pre-wrap", word_break="break-word"),
+            spacing="2",
+            align="start",
+        ),
+    )
+
+
+def _review_controls(row: rx.Var[RequestView]) -> rx.Component:
+    return rx.vstack(
+        rx.text_area(
+            placeholder=messages.ADMIN_NOTES_PLACEHOLDER,
+            aria_label=messages.VERIFICATION_NOTES_LABEL,
+            max_length=verification.MAX_ADMIN_NOTES,
+            value=VerificationAdminState.notes[row.id],
+            on_change=lambda text: VerificationAdminState.set_note(row.id, text),
+            rows="2",
+            width="100%",
+        ),
+        rx.hstack(
+            icon_button(
+                "check",
+                messages.VERIFICATION_APPROVE,
+                on_click=VerificationAdminState.approve(row.id),
+                loading=VerificationAdminState.reviewing == row.id,
+                disabled=~rx.State.is_hydrated,
+                color_scheme="green",
+            ),
+            icon_button(
+                "x",
+                messages.VERIFICATION_REJECT,
+                on_click=VerificationAdminState.reject(row.id),
+                disabled=~rx.State.is_hydrated,
+                color_scheme="red",
+                variant="soft",
+            ),
+            spacing="2",
+        ),
+        spacing="2",
+        width="100%",
+    )
+
+
+def _request_card(row: rx.Var[RequestView]) -> rx.Component:
+    return card(
+        rx.vstack(
+            rx.hstack(
+                _who(row.full_name, row.email),
+                rx.spacer(),
+                _status_badge(row.status, row.status_label),
+                align="center",
+                width="100%",
+            ),
+            _detail(messages.VERIFICATION_REASON_LABEL, row.reason),
+            _detail(messages.VERIFICATION_INSTAGRAM_LABEL, row.instagram),
+            _detail(messages.VERIFICATION_OTHER_SOCIAL_LABEL, row.other_social),
+            _detail(messages.VERIFICATION_SUBMITTED_LABEL, row.submitted),
+            _detail(messages.VERIFICATION_NOTES_LABEL, row.admin_notes),
+            rx.cond(row.status == verification.PENDING, _review_controls(row)),
+            spacing="2",
+            width="100%",
+        ),
+        data_testid="verification-request",
+        data_request_id=row.id,
+        width="100%",
+    )
+
+
+def admin_verification_page() -> rx.Component:
+    state = VerificationAdminState
+    return _admin_only(
+        _heading(messages.ADMIN_VERIFICATION_TITLE),
+        _loading_or(
+            state.loaded,
+            rx.cond(
+                state.requests.length() > 0,
+                rx.vstack(rx.foreach(state.requests, _request_card), spacing="3", width="100%"),
+                rx.text(messages.NO_VERIFICATION_REQUESTS, color_scheme="gray"),
+            ),
+        ),
+    )
+
+
+# (route, page, heading, on_load): the verification page has its own refusal text.
+ADMIN_PAGES = (
+    (
+        "/admin/partners",
+        admin_partners_page,
+        messages.ADMIN_PARTNERS_TITLE,
+        [AuthState.require_admin, PartnersAdminState.open_page],
+    ),
+    (
+        "/admin/payouts",
+        admin_payouts_page,
+        messages.ADMIN_PAYOUTS_TITLE,
+        [AuthState.require_admin, PayoutsAdminState.open_page],
+    ),
+    (
+        "/admin/verification",
+        admin_verification_page,
+        messages.ADMIN_VERIFICATION_TITLE,
+        [AuthState.require_verification_admin, VerificationAdminState.open_page],
+    ),
+)
 
 
 def register(app: rx.App) -> None:
     """Add the admin pages to the app."""
-    for route, heading, guard in ADMIN_PAGES:
-        app.add_page(
-            _admin_page(heading), route=route, title=f"{heading} | PrettyScore", on_load=guard
-        )
+    for route, page, heading, on_load in ADMIN_PAGES:
+        app.add_page(page, route=route, title=page_title(heading), on_load=on_load)

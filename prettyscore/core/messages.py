@@ -278,7 +278,7 @@ ASPECT_OVERALL_BALANCE = "Overall Balance"
 PRIVACY_POLICY = "Privacy Policy"
 LAST_UPDATED = "Last updated: {date}"
 PRIVACY_CONTACT_EMAIL = "privacy@prettyscore.local"
-# Screen titles of routes that later issues fill in (documents 000 and 001 §2)
+# Screen titles of routes built in their own areas (documents 000 and 001 §2)
 TITLE_UPLOAD = "Upload Photo"
 TITLE_RESULTS = "Your Score"
 TITLE_PREMIUM = "Premium"
@@ -672,3 +672,70 @@ BODY_SHARE_TEXT = (
     "I just scored {score}/10 ({label}) on PrettyScore's AI {kind} analysis! ✨ "
     "Think you can beat me? #AIPhotoChallenge"
 )
+
+# ---------------------------------------------------------------------------
+# Admin tools and verification requests (document 001 §2 admin screens and
+# /request-verification, §4, §5, §8). The documents' toasts and empty texts are above in
+# the document 001 §8 section; these are the screens' labels and our own server messages.
+# Added by the admin and verification work (prettyscore/admin/, prettyscore/verification/).
+# ---------------------------------------------------------------------------
+ADMIN_PARTNERS_TITLE = "Partner Management"
+ADMIN_PAYOUTS_TITLE = "Partner Payouts"
+ADMIN_VERIFICATION_TITLE = "Verification Requests"
+PARTNER_FILTER_ALL = "All"
+PARTNER_STATUS_LABELS = {"pending": "Pending", "approved": "Approved", "suspended": "Suspended"}
+PARTNER_COLUMNS = (
+    "Partner",
+    "Code",
+    "Status",
+    "Tier",
+    "Clicks",
+    "Conversions",
+    "Earned",
+    "Actions",
+)
+VIEW_PAYOUTS = "View Payouts"
+BACK_TO_PARTNERS = "Back to Partners"
+PARTNER_APPROVE = "Approve"
+PARTNER_SUSPEND = "Suspend"
+PARTNER_REACTIVATE = "Reactivate"
+PARTNER_NOT_FOUND = "Partner not found"
+PARTNER_TRANSITION_REFUSED = "This partner is {current} and cannot be {status}"
+PARTNER_STATUS_UNKNOWN = "Please choose Pending, Approved or Suspended"
+PARTNER_TIER_UNKNOWN = "Please choose Starter, Pro or Elite"
+PAYOUT_COLUMNS = ("Partner", "Unpaid conversions", "Amount", "")
+MARK_AS_PAID = "Mark as Paid"
+RECENT_PAYOUTS = "Recent payouts"
+PAYOUT_HISTORY_COLUMNS = ("Partner", "Period", "Total", "Status", "Recorded")
+NO_PAYOUTS_YET = "No payouts yet"
+VERIFICATION_SUBTITLE = "Ask for the verified badge beside your name on the leaderboard"
+VERIFIED_BODY = "Your verified badge shows beside your name on the leaderboard."
+VERIFICATION_STATUS_TITLE = "Your verification request"
+VERIFICATION_PENDING_NOTE = "We're reviewing your request."
+VERIFICATION_STATUS_LABEL = "Status"
+VERIFICATION_SUBMITTED_LABEL = "Submitted"
+VERIFICATION_NOTES_LABEL = "Admin notes"
+VERIFICATION_REASON_LABEL = "Reason"
+VERIFICATION_INSTAGRAM_LABEL = "Instagram"
+VERIFICATION_OTHER_SOCIAL_LABEL = "Other social"
+VERIFICATION_MEMBER_LABEL = "Member"
+VERIFICATION_STATUS_LABELS = {"pending": "Pending", "approved": "Approved", "rejected": "Rejected"}
+VERIFICATION_FULL_NAME = "Full Name"
+VERIFICATION_REASON = "Why should we verify you?"
+VERIFICATION_REASON_PLACEHOLDER = "Tell us who you are and why you'd like the verified badge"
+VERIFICATION_INSTAGRAM = "Instagram Handle"
+VERIFICATION_INSTAGRAM_PLACEHOLDER = "@yourhandle (optional)"
+VERIFICATION_OTHER_SOCIAL = "Other Social Media"
+VERIFICATION_OTHER_SOCIAL_PLACEHOLDER = "A link to another profile (optional)"
+VERIFICATION_SUBMIT = "Submit Verification Request"
+VERIFICATION_REASON_REQUIRED = "Reason is required"
+VERIFICATION_REASON_TOO_LONG = "Reason must be at most 1000 characters"
+VERIFICATION_OTHER_SOCIAL_TOO_LONG = "Other social media must be at most 255 characters"
+VERIFICATION_ALREADY_REQUESTED = "You've already requested verification"
+VERIFICATION_ALREADY_VERIFIED = "Your account is already verified"
+VERIFICATION_NOT_FOUND = "Verification request not found"
+VERIFICATION_ALREADY_REVIEWED = "This request has already been reviewed"
+ADMIN_NOTES_PLACEHOLDER = "Notes for the member (optional)"
+ADMIN_NOTES_TOO_LONG = "Admin notes must be at most 1000 characters"
+VERIFICATION_APPROVE = "Approve"
+VERIFICATION_REJECT = "Reject"

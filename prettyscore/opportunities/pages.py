@@ -16,57 +16,27 @@ from prettyscore.opportunities import service
 from prettyscore.opportunities.state import PAGE_PATH, OpportunityState
 from prettyscore.ui import styles
 from prettyscore.ui.components import TERMS_HREF, card, link_button, page_header
+from prettyscore.ui.forms import (
+    FieldErrors,
+    field_error,
+    labelled_field,
+    server_checked_form,
+    text_field,
+)
 from prettyscore.ui.layout import page_layout
 
 SIGN_IN_HREF = f"/auth?next={quote(PAGE_PATH, safe='/')}"
 FORM_WIDTH = "640px"
+ERRORS = FieldErrors(OpportunityState.error_field, OpportunityState.error_message)
 
 
 def page_title(heading: str) -> str:
     return f"{heading} | {messages.APP_NAME}"
 
 
-def _field_error(name: str) -> rx.Component:
-    """The first problem of the last submission, beside the field it concerns."""
-    return rx.cond(
-        OpportunityState.error_field == name,
-        rx.text(
-            OpportunityState.error_message,
-            size="2",
-            color_scheme="red",
-            role="alert",
-            data_testid=f"error-{name}",
-        ),
-    )
-
-
-def _labelled(name: str, label: str, control: rx.Component) -> rx.Component:
-    return rx.vstack(
-        rx.text(label, size="2", weight="medium"),
-        control,
-        _field_error(name),
-        spacing="1",
-        width="100%",
-    )
-
-
-def _input(name: str, label: str, max_length: int, **props) -> rx.Component:
-    return _labelled(
-        name,
-        label,
-        rx.input(
-            name=name,
-            aria_label=label,
-            max_length=max_length,
-            size="3",
-            width="100%",
-            **props,
-        ),
-    )
-
-
 def _interests() -> rx.Component:
-    return _labelled(
+    return labelled_field(
+        ERRORS,
         "interests",
         messages.OPPORTUNITY_INTERESTS_LABEL,
         rx.grid(
@@ -102,7 +72,7 @@ def _agree_to_terms() -> rx.Component:
             align="center",
             wrap="wrap",
         ),
-        _field_error("agree_terms"),
+        field_error(ERRORS, "agree_terms"),
         spacing="1",
         width="100%",
     )
@@ -111,70 +81,59 @@ def _agree_to_terms() -> rx.Component:
 def _form() -> rx.Component:
     """The application form. Uncontrolled: the values travel only on submit, and stay in
     place after a rejected submission so the member can fix the field that is named."""
-    return rx.form(
-        rx.vstack(
-            _input("full_name", messages.OPPORTUNITY_FULL_NAME, service.MAX_FULL_NAME),
-            _input(
-                "email",
-                messages.OPPORTUNITY_EMAIL,
-                service.MAX_EMAIL,
-                type="email",
-                default_value=OpportunityState.account_email,
-                auto_complete="email",
-            ),
-            _input(
-                "phone",
-                messages.OPPORTUNITY_PHONE,
-                16,
-                type="tel",
-                placeholder=messages.OPPORTUNITY_PHONE_PLACEHOLDER,
-                auto_complete="tel",
-            ),
-            _input(
-                "instagram",
-                messages.OPPORTUNITY_INSTAGRAM,
-                service.MAX_INSTAGRAM + 1,
-                placeholder=messages.OPPORTUNITY_INSTAGRAM_PLACEHOLDER,
-            ),
-            _input(
-                "location",
-                messages.OPPORTUNITY_LOCATION,
-                service.MAX_LOCATION,
-                placeholder=messages.OPPORTUNITY_LOCATION_PLACEHOLDER,
-            ),
-            _labelled(
-                "bio",
-                messages.OPPORTUNITY_BIO,
-                rx.text_area(
-                    name="bio",
-                    aria_label=messages.OPPORTUNITY_BIO,
-                    placeholder=messages.OPPORTUNITY_BIO_PLACEHOLDER,
-                    max_length=service.MAX_BIO,
-                    rows="4",
-                    width="100%",
-                ),
-            ),
-            _interests(),
-            _agree_to_terms(),
-            rx.button(
-                messages.OPPORTUNITY_SUBMIT,
-                type="submit",
-                size="3",
-                radius="full",
-                width="100%",
-                loading=OpportunityState.submitting,
-                # Live pages only: the browser would otherwise send the form itself.
-                disabled=~rx.State.is_hydrated,
-                style=styles.GRADIENT_BUTTON,
-            ),
-            spacing="4",
-            width="100%",
+    return server_checked_form(
+        text_field(ERRORS, "full_name", messages.OPPORTUNITY_FULL_NAME, service.MAX_FULL_NAME),
+        text_field(
+            ERRORS,
+            "email",
+            messages.OPPORTUNITY_EMAIL,
+            service.MAX_EMAIL,
+            type="email",
+            default_value=OpportunityState.account_email,
+            auto_complete="email",
         ),
+        text_field(
+            ERRORS,
+            "phone",
+            messages.OPPORTUNITY_PHONE,
+            16,
+            type="tel",
+            placeholder=messages.OPPORTUNITY_PHONE_PLACEHOLDER,
+            auto_complete="tel",
+        ),
+        text_field(
+            ERRORS,
+            "instagram",
+            messages.OPPORTUNITY_INSTAGRAM,
+            service.MAX_INSTAGRAM + 1,
+            placeholder=messages.OPPORTUNITY_INSTAGRAM_PLACEHOLDER,
+        ),
+        text_field(
+            ERRORS,
+            "location",
+            messages.OPPORTUNITY_LOCATION,
+            service.MAX_LOCATION,
+            placeholder=messages.OPPORTUNITY_LOCATION_PLACEHOLDER,
+        ),
+        labelled_field(
+            ERRORS,
+            "bio",
+            messages.OPPORTUNITY_BIO,
+            rx.text_area(
+                name="bio",
+                aria_label=messages.OPPORTUNITY_BIO,
+                placeholder=messages.OPPORTUNITY_BIO_PLACEHOLDER,
+                max_length=service.MAX_BIO,
+                rows="4",
+                width="100%",
+            ),
+        ),
+        _interests(),
+        _agree_to_terms(),
+        submit_label=messages.OPPORTUNITY_SUBMIT,
+        submitting=OpportunityState.submitting,
         on_submit=OpportunityState.submit,
-        reset_on_submit=False,
-        no_validate=True,
-        width="100%",
-        data_testid="opportunity-form",
+        test_id="opportunity-form",
     )
 
 

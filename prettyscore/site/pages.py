@@ -1,5 +1,5 @@
 """Public site pages: Home, How It Works, Privacy Policy (with the Terms), Not found, and
-placeholders for the routes later issues build, so every navigation link resolves.
+placeholders for the routes not built yet, so every navigation link resolves.
 
 Texts the documents spell out come from ``messages``; our longer copy from ``site.copy``.
 Pages here only lay out components; the little behaviour they have lives in
@@ -31,12 +31,11 @@ from prettyscore.ui.components import (
 )
 from prettyscore.ui.layout import page_layout
 
-# Routes that later issues replace with real pages: (route, heading). Delete a row when
-# its area registers the real page. /auth and /dashboard belong to the accounts area.
+# Routes whose real pages are not built yet: (route, heading). Delete a row when its
+# area registers the real page. /auth and /dashboard belong to the accounts area.
 PLACEHOLDER_PAGES: tuple[tuple[str, str], ...] = (
     ("/partners", messages.TITLE_PARTNERS),
     ("/partners/apply", messages.TITLE_PARTNER_APPLY),
-    ("/request-verification", messages.TITLE_REQUEST_VERIFICATION),
 )
 
 # Scrolls to the element named by the URL's #fragment, if it exists. Client-side
@@ -364,7 +363,7 @@ def not_found() -> rx.Component:
 
 
 def _placeholder(title: str):
-    """A page body factory for a route whose feature a later issue delivers."""
+    """A page body factory for a route whose feature is not built yet."""
 
     def page() -> rx.Component:
         return page_layout(coming_soon(title))

@@ -1,0 +1,390 @@
+"""Reflex state of the admin tools: /admin/partners, /admin/payouts, /admin/verification.
+
+Thin: every handler resolves the caller on the server and refuses anyone who is not an
+admin (visitors go to /auth, members get the page's refusal and go home) before it
+calls a service, and the service checks the role again. The browser sends only ids and
+choices (a status, a tier, notes), which the services look up and check.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import logging
+from collections.abc import Callable
+from datetime import date, datetime
+from typing import Any
+
+import reflex as rx
+
+from prettyscore.accounts.service import CurrentUser
+from prettyscore.accounts.state import AuthState
+from prettyscore.billing.checkout import format_amount
+from prettyscore.billing.state import format_date
+from prettyscore.core import messages
+from prettyscore.core.db import run_in_session
+from prettyscore.core.errors import DomainError
+from prettyscore.partners import admin as partners
+from prettyscore.partners import programme
+from prettyscore.verification import service as verification
+
+log = logging.getLogger(__name__)
+
+FILTER_ALL = "all"
+PARTNER_FILTERS: tuple[tuple[str, str], ...] = (
+    (FILTER_ALL, messages.PARTNER_FILTER_ALL),
+    *((status, messages.PARTNER_STATUS_LABELS[status]) for status in programme.PARTNER_STATUSES),
+)
+
+
+def format_time(moment: datetime) -> str:
+    """A moment as the admin pages show it, e.g. "November 21, 2026 14:05 UTC"."""
+    return f"{format_date(moment)} {moment:%H:%M} UTC"
+
+
+def format_period(start: date, end: date) -> str:
+    return f"{format_date(start)} – {format_date(end)}"
+
+
+async def _admin_or_refusal(state: AuthState, refusal: str) -> tuple[CurrentUser | None, Any]:
+    """The signed-in admin, or None with what to send back instead: visitors go to
+    /auth, members get ``refusal`` and go home (the pages' guard, for every handler)."""
+    user = await state.current_user()
+    if user is None:
+        return None, state.sign_in_redirect()
+    if not state.is_admin:
+        return None, [rx.toast.error(refusal), rx.redirect("/")]
+    return user, None
+
+
+def _events(*events: Any) -> list:
+    """The events to send back, leaving out the steps that had nothing to say."""
+    return [event for event in events if event is not None]
+
+
+# ---------------------------------------------------------------------------
+# /admin/partners
+# ---------------------------------------------------------------------------
+@dataclasses.dataclass
+class PartnerView:
+    """One row of the partner table."""
+
+    id: str = ""
+    display_name: str = ""
+    email: str = ""
+    code: str = ""
+    status: str = ""
+    status_label: str = ""
+    tier: str = ""
+    commission: str = ""
+    clicks: int = 0
+    conversions: int = 0
+    earned: str = ""
+
+
+def partner_view(row: partners.PartnerRow) -> PartnerView:
+    return PartnerView(
+        id=str(row.id),
+        display_name=row.display_name,
+        email=row.email,
+        code=row.code,
+        status=row.status,
+        status_label=messages.PARTNER_STATUS_LABELS.get(row.status, row.status),
+        tier=row.tier,
+        commission=f"{row.commission_percent}%",
+        clicks=row.clicks,
+        conversions=row.conversions,
+        earned=format_amount(row.earned_cents),
+    )
+
+
+class PartnersAdminState(AuthState):
+    """The partner table, its status filter, and the admin's status and tier changes."""
+
+    partners: list[PartnerView] = []
+    status_filter: str = FILTER_ALL
+    loaded: bool = False
+    load_failed: bool = False
+
+    async def _reload(self, admin: CurrentUser):
+        """Fetch the table for the current filter; the load-failure toast if it fails."""
+        try:
+            rows = await run_in_session(partners.list_partners, admin.id, self.status_filter)
+        except Exception:
+            log.exception("Loading the partner list failed")
+            self.partners, self.load_failed, self.loaded = [], True, True
+            return rx.toast.error(messages.FAILED_TO_LOAD_PARTNERS)
+        self.partners = [partner_view(row) for row in rows]
+        self.load_failed, self.loaded = False, True
+        return None
+
+    @rx.event
+    async def open_page(self):
+        """on_load after the guard: every partner (nothing for anyone else)."""
+        self.status_filter, self.loaded = FILTER_ALL, False
+        admin, _ = await _admin_or_refusal(self, messages.ACCESS_DENIED_ADMIN_ONLY)
+        if admin is None:
+            self.partners = []
+            return None
+        return await self._reload(admin)
+
+    @rx.event
+    async def show_status(self, status: str):
+        """A filter button: All, Pending, Approved or Suspended."""
+        admin, refusal = await _admin_or_refusal(self, messages.ACCESS_DENIED_ADMIN_ONLY)
+        if admin is None:
+            return refusal
+        self.status_filter = status if status in dict(PARTNER_FILTERS) else FILTER_ALL
+        return await self._reload(admin)
+
+    async def _change(self, action: Callable, partner_id: str, choice: str, done: str):
+        admin, refusal = await _admin_or_refusal(self, messages.ACCESS_DENIED_ADMIN_ONLY)
+        if admin is None:
+            return refusal
+        try:
+            await run_in_session(action, admin.id, partner_id, choice)
+        except DomainError as refused:
+            outcome = rx.toast.error(refused.message)
+        except Exception:
+            log.exception("Changing partner %s failed", partner_id)
+            outcome = rx.toast.error(messages.UNEXPECTED_ERROR)
+        else:
+            outcome = rx.toast.success(done)
+        return _events(outcome, await self._reload(admin))
+
+    @rx.event
+    async def set_status(self, partner_id: str, status: str):
+        """Approve a pending partner, suspend an approved one, reactivate a suspended one."""
+        done = messages.PARTNER_STATUS_CHANGED.format(status=status)
+        return await self._change(partners.set_partner_status, partner_id, status, done)
+
+    @rx.event
+    async def set_tier(self, partner_id: str, tier: str):
+        """The tier dropdown: the tier and its commission percent, set on the server."""
+        name = programme.TIERS[tier].name if tier in programme.TIERS else tier
+        done = messages.TIER_UPDATED.format(tier=name)
+        return await self._change(partners.set_partner_tier, partner_id, tier, done)
+
+
+# ---------------------------------------------------------------------------
+# /admin/payouts
+# ---------------------------------------------------------------------------
+@dataclasses.dataclass
+class UnpaidView:
+    """A partner who is owed commission."""
+
+    partner_id: str = ""
+    display_name: str = ""
+    email: str = ""
+    code: str = ""
+    conversions: int = 0
+    amount: str = ""
+
+
+@dataclasses.dataclass
+class PayoutView:
+    """A recorded payout."""
+
+    id: str = ""
+    display_name: str = ""
+    code: str = ""
+    period: str = ""
+    total: str = ""
+    status: str = ""
+    recorded: str = ""
+
+
+def unpaid_view(row: partners.UnpaidRow) -> UnpaidView:
+    return UnpaidView(
+        partner_id=str(row.partner_id),
+        display_name=row.display_name,
+        email=row.email,
+        code=row.code,
+        conversions=row.conversions,
+        amount=format_amount(row.amount_cents),
+    )
+
+
+def payout_view(row: partners.PayoutRow) -> PayoutView:
+    return PayoutView(
+        id=str(row.id),
+        display_name=row.display_name,
+        code=row.code,
+        period=format_period(row.period_start, row.period_end),
+        total=format_amount(row.total_cents),
+        status=row.status,
+        recorded=format_time(row.created_at),
+    )
+
+
+def _payout_lists(db, admin_id):
+    return partners.unpaid_by_partner(db, admin_id), partners.recent_payouts(db, admin_id)
+
+
+class PayoutsAdminState(AuthState):
+    """Partners with unpaid conversions, Mark as Paid, and the payouts recorded."""
+
+    unpaid: list[UnpaidView] = []
+    payouts: list[PayoutView] = []
+    loaded: bool = False
+    paying: str = ""
+
+    async def _reload(self, admin: CurrentUser):
+        try:
+            unpaid, payouts = await run_in_session(_payout_lists, admin.id)
+        except Exception:
+            log.exception("Loading the payouts failed")
+            self.loaded = True
+            return rx.toast.error(messages.FAILED_TO_LOAD_DATA)
+        self.unpaid = [unpaid_view(row) for row in unpaid]
+        self.payouts = [payout_view(row) for row in payouts]
+        self.loaded = True
+        return None
+
+    @rx.event
+    async def open_page(self):
+        """on_load after the guard: who is owed what, and the latest payouts."""
+        self.loaded, self.paying = False, ""
+        admin, _ = await _admin_or_refusal(self, messages.ACCESS_DENIED_ADMIN_ONLY)
+        if admin is None:
+            self.unpaid, self.payouts = [], []
+            return None
+        return await self._reload(admin)
+
+    @rx.event
+    async def mark_paid(self, partner_id: str):
+        """Pay all of the partner's unpaid conversions and record the payout."""
+        if self.paying:
+            return
+        admin, refusal = await _admin_or_refusal(self, messages.ACCESS_DENIED_ADMIN_ONLY)
+        if admin is None:
+            yield refusal
+            return
+        self.paying = partner_id
+        yield
+        try:
+            await run_in_session(partners.mark_paid, admin.id, partner_id)
+        except DomainError as refused:
+            outcome = rx.toast.error(refused.message)
+        except Exception:
+            log.exception("Marking partner %s paid failed", partner_id)
+            outcome = rx.toast.error(messages.UNEXPECTED_ERROR)
+        else:
+            outcome = rx.toast.success(messages.PAYOUT_MARKED_SENT)
+        finally:
+            self.paying = ""
+        yield _events(outcome, await self._reload(admin))
+
+
+# ---------------------------------------------------------------------------
+# /admin/verification
+# ---------------------------------------------------------------------------
+@dataclasses.dataclass
+class RequestView:
+    """A verification request as the review page shows it."""
+
+    id: str = ""
+    email: str = ""
+    full_name: str = ""
+    reason: str = ""
+    instagram: str = ""
+    other_social: str = ""
+    status: str = ""
+    status_label: str = ""
+    admin_notes: str = ""
+    submitted: str = ""
+
+
+def request_view(row: verification.RequestRow) -> RequestView:
+    return RequestView(
+        id=str(row.id),
+        email=row.email,
+        full_name=row.full_name,
+        reason=row.reason,
+        instagram=f"@{row.instagram_handle}" if row.instagram_handle else "",
+        other_social=row.other_social or "",
+        status=row.status,
+        status_label=messages.VERIFICATION_STATUS_LABELS.get(row.status, row.status),
+        admin_notes=row.admin_notes or "",
+        submitted=format_time(row.created_at),
+    )
+
+
+class VerificationAdminState(AuthState):
+    """Every verification request, newest first; pending ones approved or rejected."""
+
+    requests: list[RequestView] = []
+    notes: dict[str, str] = {}
+    loaded: bool = False
+    reviewing: str = ""
+
+    async def _reload(self, admin: CurrentUser):
+        try:
+            rows = await run_in_session(verification.list_requests, admin.id)
+        except Exception:
+            log.exception("Loading the verification requests failed")
+            self.loaded = True
+            return rx.toast.error(messages.FAILED_TO_LOAD_VERIFICATION_REQUESTS)
+        self.requests = [request_view(row) for row in rows]
+        # One notes box per pending request, keeping what was typed in the ones still open.
+        self.notes = {
+            row.id: self.notes.get(row.id, "")
+            for row in self.requests
+            if row.status == verification.PENDING
+        }
+        self.loaded = True
+        return None
+
+    @rx.event
+    async def open_page(self):
+        """on_load after the guard: all requests (nothing for anyone else)."""
+        self.loaded, self.reviewing, self.notes = False, "", {}
+        admin, _ = await _admin_or_refusal(self, messages.ADMIN_ACCESS_REQUIRED)
+        if admin is None:
+            self.requests = []
+            return None
+        return await self._reload(admin)
+
+    @rx.event
+    def set_note(self, request_id: str, text: str):
+        """What the admin types in a pending request's notes box (checked when it is sent)."""
+        if request_id in self.notes:
+            self.notes = {**self.notes, request_id: text}
+
+    async def _review(self, action: Callable, request_id: str, done: str, failed: str):
+        if self.reviewing:
+            return None
+        admin, refusal = await _admin_or_refusal(self, messages.ADMIN_ACCESS_REQUIRED)
+        if admin is None:
+            return refusal
+        self.reviewing = request_id
+        try:
+            await run_in_session(action, admin.id, request_id, self.notes.get(request_id))
+        except DomainError as refused:
+            outcome = rx.toast.error(refused.message)
+        except Exception:
+            log.exception("Reviewing verification request %s failed", request_id)
+            outcome = rx.toast.error(failed)
+        else:
+            outcome = rx.toast.success(done)
+        finally:
+            self.reviewing = ""
+        return _events(outcome, await self._reload(admin))
+
+    @rx.event
+    async def approve(self, request_id: str):
+        """Approve: the request and the member's verified badge, in one transaction."""
+        return await self._review(
+            verification.approve_request,
+            request_id,
+            messages.VERIFICATION_APPROVED,
+            messages.FAILED_TO_APPROVE_REQUEST,
+        )
+
+    @rx.event
+    async def reject(self, request_id: str):
+        return await self._review(
+            verification.reject_request,
+            request_id,
+            messages.VERIFICATION_REJECTED,
+            messages.FAILED_TO_REJECT_REQUEST,
+        )

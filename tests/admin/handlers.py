@@ -1,0 +1,70 @@
+"""Calling Reflex event handlers directly, as a forged websocket event would, and
+reading what they send back: toasts and redirects."""
+
+from __future__ import annotations
+
+import asyncio
+import inspect
+import json
+import re
+from dataclasses import dataclass
+
+from reflex.state import BaseState
+
+from prettyscore.accounts.service import SessionTokens
+
+_TOAST = re.compile(r'\["(error|success|info)"\]\(("(?:[^"\\]|\\.)*")')
+
+
+@dataclass(frozen=True)
+class Reply:
+    """What a handler sent back to the browser."""
+
+    toasts: list[tuple[str, str]]  # (kind, text)
+    redirects: list[str]
+
+
+def _flatten(items) -> list:
+    flat = []
+    for item in items:
+        if isinstance(item, list | tuple):
+            flat.extend(_flatten(item))
+        elif item is not None:
+            flat.append(item)
+    return flat
+
+
+def _reply(events) -> Reply:
+    toasts, redirects = [], []
+    for event in _flatten(events):
+        named = {str(name): value for name, value in event.args}
+        if "path" in named and "external" in named:  # rx.redirect
+            redirects.append(named["path"]._var_value)
+        else:
+            for arg in event.args:
+                match = _TOAST.search(str(arg[1]))
+                if match:
+                    toasts.append((match.group(1), json.loads(match.group(2))))
+    return Reply(toasts=toasts, redirects=redirects)
+
+
+def as_user(state_class: type[BaseState], tokens: SessionTokens | None) -> BaseState:
+    """A fresh state of ``state_class`` in a browser holding ``tokens`` (None: signed out)."""
+    state = state_class()
+    if tokens is not None:
+        state.access_token, state.refresh_token = tokens.access_token, tokens.refresh_token
+    return state
+
+
+def call(state: BaseState, handler: str, *args) -> Reply:
+    """Run the event handler ``handler`` of ``state`` with ``args`` to its end."""
+    result = getattr(type(state), handler).fn(state, *args)
+
+    async def drive() -> list:
+        if inspect.isasyncgen(result):
+            return [item async for item in result]
+        if inspect.isawaitable(result):
+            return [await result]
+        return [result]
+
+    return _reply(asyncio.run(drive()))
