@@ -298,7 +298,7 @@ TITLE_USER_DASHBOARD = "User Dashboard"
 TITLE_REQUEST_VERIFICATION = "Request Verification"
 
 # ---------------------------------------------------------------------------
-# Upload checks on the server (issue 3): our own texts, the documents have none.
+# Upload checks on the server: our own texts, the documents have none.
 # Added by the image/media work.
 # ---------------------------------------------------------------------------
 IMAGE_TOO_LARGE_DIMENSIONS = (
@@ -306,7 +306,7 @@ IMAGE_TOO_LARGE_DIMENSIONS = (
 )
 
 # ---------------------------------------------------------------------------
-# Face analysis refusals (issue 3, "Analysis, on the server"). Added by the scoring
+# Face analysis refusals. Added by the scoring
 # work: the documents simulate the analysis and so have no texts for these; ours.
 # ---------------------------------------------------------------------------
 NO_FACE_FOUND = "No face found — please upload a clear, front-facing photo."
@@ -316,7 +316,7 @@ FACE_TOO_DARK = "Your photo is too dark to judge — please upload a brighter ph
 FACE_TOO_BRIGHT = "Your photo is too bright to judge — please upload a less exposed photo."
 
 # ---------------------------------------------------------------------------
-# Results page components (issue 3): score circle, breakdown, special tier panels,
+# Results page components: score circle, breakdown, special tier panels,
 # footer challenge card, share panel, comparison slider. The panel titles ('World
 # Record', 'Elite Beauty Status', 'Exceptional Score'), the share options and the
 # footer buttons are the documents'; the longer lines are our own copy.

@@ -1,4 +1,4 @@
-"""The local edit engine on real photos (issue 4, "Tests"): no mocks.
+"""The local edit engine on real photos: no mocks.
 
 Each preset must change its own part of the astronaut portrait far more than the rest,
 and leave a face the scoring analysis still finds. Regions are measured from the face

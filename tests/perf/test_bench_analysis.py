@@ -1,4 +1,4 @@
-"""Benchmark: the face analysis of a 12-megapixel JPEG (issue 3, "Benchmarks").
+"""Benchmark: the face analysis of a 12-megapixel JPEG.
 
 Prints figures; asserts nothing about time (the machine's load decides those). Target:
 p95 of the analysis ≤ 150 ms with the documents' deliberate 3-second wait excluded.

@@ -1,4 +1,4 @@
-"""Benchmark: chat delivery latency with 50 conversations active at once (issue 6, part 3).
+"""Benchmark: chat delivery latency with 50 conversations active at once.
 
 Drives the service and the live layer directly, NOT the browser: for each of 50 pairs a
 receiver waits on its conversation's channel exactly as an open chat page's loop does

@@ -1,4 +1,4 @@
-"""Benchmark: the local edit engine on a 12-megapixel photo (issue 4, "Benchmarks").
+"""Benchmark: the local edit engine on a 12-megapixel photo.
 
 Prints figures; asserts nothing about time (the machine's load decides those). Run it
 alone with ``.venv/bin/python -m pytest tests/perf/test_bench_edits.py -s``.

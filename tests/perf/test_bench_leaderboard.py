@@ -1,4 +1,4 @@
-"""Benchmark: the leaderboard's first page with 100,000 listed photos (issue 6).
+"""Benchmark: the leaderboard's first page with 100,000 listed photos.
 
 Prints figures and the query plan; asserts nothing about time (the machine's load
 decides those). Runs once per database (SQLite, and PostgreSQL where it answers):

@@ -1,4 +1,4 @@
-"""Benchmark: a 5-second local video render (issue 4, "Benchmarks").
+"""Benchmark: a 5-second local video render.
 
 Prints seconds and file size for each run and the median; asserts nothing about time
 (the machine's load decides that). The photo is scikit-image's astronaut, with a
