@@ -633,3 +633,12 @@ PERSONALITY_TRAITS_HEADING = "Your traits"
 PERSONALITY_GO_TO_DASHBOARD = "Go to Dashboard"
 PERSONALITY_RESULT_NOT_FOUND = "This result is not available"
 PERSONALITY_READ_REPORT = "Read the full report"
+
+# ---------------------------------------------------------------------------
+# Feet, hands and pet analysis refusals: only a photo that cannot be judged at all
+# (blank, near-uniform or tiny) is refused. Our own texts: the documents simulate the
+# analysis and so have none.
+# ---------------------------------------------------------------------------
+FEET_PHOTO_UNUSABLE = "We couldn't judge this photo — please upload a clear photo of your feet."
+HANDS_PHOTO_UNUSABLE = "We couldn't judge this photo — please upload a clear photo of your hands."
+PET_PHOTO_UNUSABLE = "We couldn't judge this photo — please upload a clear photo of your pet."
