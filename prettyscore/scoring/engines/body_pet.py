@@ -34,7 +34,7 @@ from prettyscore.scoring.engines.body_measures import shrink
 PROPOSE_LONG_SIDE = 128
 PAD_SHARE = 0.15  # of the long side, on each side
 TILT_DEGREES = (0.0, -12.0, 12.0)
-PROPOSE_SCALE_FACTOR = 1.1
+PROPOSE_SCALE_FACTOR = 1.15
 PROPOSE_MIN_SIZE = 24  # the cascades' window: a face of 19% of the photo's long side
 MAX_CANDIDATES = 3
 CONFIRM_FACE_SIZE = 64
