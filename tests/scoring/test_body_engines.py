@@ -19,7 +19,8 @@ from skimage import data
 
 from prettyscore.core import images, messages
 from prettyscore.core.errors import ValidationFailed
-from prettyscore.scoring import kinds
+from prettyscore.core.media import MediaOwner
+from prettyscore.scoring import kinds, service
 from prettyscore.scoring.engines import body_engine_named
 from prettyscore.scoring.engines.base import BodyAnalysis
 from prettyscore.scoring.engines.body import BodyPhotoEngine, engine_for
@@ -315,3 +316,32 @@ def test_ordinary_photos_land_between_six_and_nine_with_a_spread(engine, kind):
 
 def test_the_photo_each_page_asks_for_scores_in_the_upper_part(engine, kind):
     assert engine.analyse(the_photo_of(kind)).score >= 8.0
+
+
+# ---------------------------------------------------------------------------
+# Through the upload flow
+# ---------------------------------------------------------------------------
+def uploaded(pixels: np.ndarray) -> bytes:
+    return images.encode_jpeg(Image.fromarray(pixels), quality=92)
+
+
+def test_an_uploaded_astronaut_is_scored_on_the_feet_and_hands_pages(store):
+    """The browser tests upload the astronaut to the feet and hands pages."""
+    visitor = MediaOwner.visitor("a-visitor-secret-for-tests")
+    key = service.stage_photo(store, visitor, uploaded(photos.astronaut()))
+    for kind in (kinds.FEET, kinds.HANDS):
+        first = service.score_body_photo(store, key, kind)
+        again = service.score_body_photo(store, key, kind)
+        assert (first.score, first.breakdown) == (again.score, again.breakdown)
+        assert first.label == kinds.label_for(kind, first.score).label
+        assert tuple(first.breakdown) == kinds.BREAKDOWN_KEYS[kind]
+        assert 6.0 <= first.score <= 9.5
+
+
+def test_an_uploaded_blank_photo_gets_the_pages_own_message(store):
+    visitor = MediaOwner.visitor("a-visitor-secret-for-tests")
+    key = service.stage_photo(store, visitor, uploaded(np.full((600, 800, 3), 250, np.uint8)))
+    for kind in ALL_KINDS:
+        with pytest.raises(ValidationFailed) as refused:
+            service.score_body_photo(store, key, kind)
+        assert refused.value.message == UNUSABLE_MESSAGE[kind]
