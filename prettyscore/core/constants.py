@@ -10,6 +10,7 @@ ACCEPTED_IMAGE_FORMATS = ("JPEG", "PNG", "WEBP", "GIF")
 
 # Analysis and celebration
 ANALYSIS_WAIT_SECONDS = 3.0  # the documents' perceived analysis time (a setting may lower it)
+BODY_ANALYSIS_WAIT_SECONDS = 2.0  # feet, hands and pets (document 001 §9; a setting too)
 CELEBRATION_MIN_SCORE = 8.5
 LEADERBOARD_DIALOG_MIN_SCORE = 9.5
 CONFETTI_PIECES = 50
@@ -24,6 +25,7 @@ FREE_VIDEO_GENERATIONS = 2
 
 # Result card (document 000: 600 by 1000 canvas)
 RESULT_CARD_SIZE = (600, 1000)
+BODY_RESULT_CARD_SIZE = (600, 800)  # feet and hands cards (document 001 §9)
 COMPARISON_SLIDER_DEFAULT = 50
 
 # Money, in integer cents

@@ -635,6 +635,45 @@ PERSONALITY_RESULT_NOT_FOUND = "This result is not available"
 PERSONALITY_READ_REPORT = "Read the full report"
 
 # ---------------------------------------------------------------------------
+# Feet, hands and pet scores (document 001 §2 Feet, Hands, Pet; §8). The button and
+# title texts are the documents'; the subtitles, check lines, cross-link labels and the
+# share text are our own copy. Added by the feet, hands and pet pages
+# (prettyscore/scoring/body_*.py).
+# ---------------------------------------------------------------------------
+FEET_RESULTS_TITLE = "Your Feet Score"
+HANDS_RESULTS_TITLE = "Your Hands Score"
+PET_RESULTS_TITLE = "Your Pet's Cuteness Score"
+FREE_FOR_ALL_USERS = "Free for all users!"
+GET_MY_PETS_SCORE = "Get My Pet's Score!"
+SAVE_TO_DASHBOARD = "Save to Dashboard"
+DOWNLOAD_RESULT_CARD = "Download Result Card"
+TRY_ANOTHER_PHOTO = "Try Another Photo"
+SHARE_RESULTS = "Share Results"
+DOWNLOAD = "Download"
+OUT_OF_10 = "out of 10"
+PET_SCORED = "Your pet scored {score}/10 on our AI cuteness analysis"
+FEET_UPLOAD_SUBTITLE = "Upload a photo of your feet and get your AI score out of 10"
+HANDS_UPLOAD_SUBTITLE = "Upload a photo of your hands and get your AI score out of 10"
+PET_UPLOAD_SUBTITLE = "Upload a photo of your pet and find out how cute our AI thinks it is"
+CHOSEN_PHOTO_ALT = "Your chosen photo"
+PET_PHOTO_ALT = "Your pet's photo"
+BODY_ANALYZING_TITLE = "Analyzing your photo"
+FEET_CHECKS = ("Checking toe symmetry", "Measuring arch quality", "Evaluating skin appearance")
+HANDS_CHECKS = (
+    "Checking finger proportions",
+    "Evaluating skin quality",
+    "Looking at nail appearance",
+)
+PET_CHECKS = ("Finding your pet's face", "Checking photo clarity", "Measuring the cuteness")
+SCORE_YOUR_FACE = "Score Your Face"
+SCORE_YOUR_FEET = "Score Your Feet"
+SCORE_YOUR_HANDS = "Score Your Hands"
+BODY_SHARE_TEXT = (
+    "I just scored {score}/10 ({label}) on PrettyScore's AI {kind} analysis! ✨ "
+    "Think you can beat me? #AIPhotoChallenge"
+)
+
+# ---------------------------------------------------------------------------
 # Feet, hands and pet analysis refusals: only a photo that cannot be judged at all
 # (blank, near-uniform or tiny) is refused. Our own texts: the documents simulate the
 # analysis and so have none.

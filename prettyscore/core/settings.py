@@ -83,6 +83,7 @@ class Settings:
     detailed_personality_cents: int
     payment_currency: str
     analysis_wait_seconds: float
+    body_analysis_wait_seconds: float
     scoring_engine: str
     edit_engine: str
     edit_api_base: str
@@ -133,6 +134,9 @@ def load_settings() -> Settings:
         ),
         payment_currency=(_env("PAYMENT_CURRENCY", "usd") or "usd").lower(),
         analysis_wait_seconds=_env_float("ANALYSIS_WAIT_SECONDS", 3.0),
+        body_analysis_wait_seconds=_env_float(
+            "BODY_ANALYSIS_WAIT_SECONDS", constants.BODY_ANALYSIS_WAIT_SECONDS
+        ),
         scoring_engine=_env("SCORING_ENGINE", "analysis"),
         edit_engine=_env("EDIT_ENGINE", "local"),
         edit_api_base=_env("EDIT_API_BASE", "https://api.openai.com/v1").rstrip("/"),

@@ -17,6 +17,7 @@ from PIL import Image, ImageDraw, ImageFont, ImageOps
 
 from prettyscore.core import constants, messages
 from prettyscore.core.images import encode_png
+from prettyscore.scoring.kinds import BREAKDOWN_NAMES, FEET, HANDS, PET
 
 PINK = (0xEC, 0x48, 0x99)
 PURPLE = (0xA8, 0x55, 0xF7)
@@ -25,10 +26,11 @@ HASHTAG = "#AIPhotoChallenge"
 MARGIN = 40
 PHOTO_RADIUS = 28
 MAX_BREAKDOWN_ROWS = 4
-BREAKDOWN_NAMES = {
-    "symmetry": "Symmetry",
-    "skinQuality": "Skin Quality",
-    "facialHarmony": "Facial Harmony",
+# What a card of each kind says under the brand; a face card says nothing more.
+KIND_TITLES = {
+    FEET: messages.TITLE_FEET_UPLOAD,
+    HANDS: messages.TITLE_HANDS_UPLOAD,
+    PET: messages.TITLE_PET_UPLOAD,
 }
 
 
@@ -45,10 +47,11 @@ def render_result_card(
     """The result card as PNG bytes: branding, photo, score, label, breakdown, disclaimer.
 
     ``emoji`` is accepted but not drawn (the offline font has no emoji glyphs). ``kind``
-    (face, feet, hands, pet) is accepted so callers pass what they scored; the breakdown
-    keys decide the bars. ``size`` is (600, 1000), or (600, 800) for feet/hands cards.
+    (face, feet, hands, pet) names what was scored: any kind but face is titled under
+    the brand ("Feet Score"); the breakdown keys decide the bars. ``size`` is
+    (600, 1000), or (600, 800) for feet/hands cards.
     """
-    del emoji, kind  # see the docstring: kept in the signature for the callers
+    del emoji  # see the docstring: kept in the signature for the callers
     width, height = size
     rows = _breakdown_rows(breakdown)
     card = _gradient(width, height).convert("RGBA")
@@ -56,6 +59,7 @@ def render_result_card(
     draw = ImageDraw.Draw(overlay)
 
     y = _draw_brand(draw, width, top=26)
+    y = _draw_kind_title(draw, width, top=y, kind=kind)
     photo_height = height - y - _below_photo_height(len(rows)) - 16
     _paste_photo(card, photo, box=(MARGIN, y + 16, width - MARGIN, y + 16 + photo_height))
     y += 16 + photo_height + 14
@@ -147,6 +151,14 @@ def _draw_brand(draw: ImageDraw.ImageDraw, width: int, *, top: int) -> int:
     font = _font(40)
     _centered(draw, width, top, "PrettyScore", font, fill=WHITE, stroke_width=1, stroke_fill=WHITE)
     return top + 48
+
+
+def _draw_kind_title(draw: ImageDraw.ImageDraw, width: int, *, top: int, kind: str) -> int:
+    title = KIND_TITLES.get(kind)
+    if title is None:
+        return top
+    _centered(draw, width, top, title, _font(22), fill=(*WHITE, 235))
+    return top + 28
 
 
 def _below_photo_height(row_count: int) -> int:

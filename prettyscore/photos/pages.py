@@ -53,6 +53,10 @@ def _photo_card(photo) -> rx.Component:
             ),
             rx.hstack(
                 rx.text(photo.label, weight="bold"),
+                rx.cond(
+                    photo.kind_title != "",
+                    rx.badge(photo.kind_title, size="1", radius="full", variant="soft"),
+                ),
                 rx.spacer(),
                 rx.text(photo.created, size="1", color_scheme="gray"),
                 width="100%",

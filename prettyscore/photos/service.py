@@ -69,7 +69,7 @@ def save_result(
         score=result.score,
         rating_label=result.label,
         breakdown=dict(result.breakdown),
-        photo_type="face",
+        photo_type=result.kind,
         result_id=result.result_id,
     )
     try:

@@ -20,9 +20,13 @@ from prettyscore.core.errors import DomainError
 from prettyscore.core.media import get_media_store, key_from_url
 from prettyscore.photos import service
 from prettyscore.photos.models import Photo
+from prettyscore.scoring.kinds import FEET, HANDS
 from prettyscore.scoring.service import BREAKDOWN_NAMES
 
 log = logging.getLogger(__name__)
+
+# Saved feet and hands photos say what they are; each shows its own kind's sub-scores.
+KIND_TITLES = {FEET: messages.TITLE_FEET_UPLOAD, HANDS: messages.TITLE_HANDS_UPLOAD}
 
 
 @dataclasses.dataclass
@@ -46,6 +50,7 @@ class PhotoCard:
     label: str = ""
     created: str = ""
     listed: bool = False
+    kind_title: str = ""  # "Feet Score" or "Hands Score"; "" for a face
     metrics: list[Metric] = dataclasses.field(default_factory=list)
 
 
@@ -61,6 +66,7 @@ def photo_card(photo: Photo) -> PhotoCard:
         label=photo.rating_label,
         created=f"{photo.created_at:%b} {photo.created_at.day}, {photo.created_at.year}",
         listed=photo.public_listing,
+        kind_title=KIND_TITLES.get(photo.photo_type, ""),
         metrics=[
             Metric(BREAKDOWN_NAMES.get(key, key), f"{float(value):.1f}")
             for key, value in (photo.breakdown or {}).items()

@@ -8,6 +8,7 @@ from prettyscore.core import messages
 from prettyscore.core.settings import get_settings
 from prettyscore.editing import components as edit_controls
 from prettyscore.editing.presets import UPSCALE_PROMPT
+from prettyscore.scoring import body_pages
 from prettyscore.scoring.state import UPLOAD_PAGE_ID, ScoreState
 from prettyscore.ui import styles
 from prettyscore.ui.celebration import confetti
@@ -381,7 +382,8 @@ def results_page() -> rx.Component:
 
 
 def register(app: rx.App) -> None:
-    """Add the scoring pages to the app."""
+    """Add the scoring pages to the app: the face's, then the feet, hands and pet ones."""
+    body_pages.register(app)
     app.add_page(
         upload_page,
         route="/upload",

@@ -10,8 +10,6 @@ import reflex as rx
 
 from prettyscore.accounts.state import AuthState
 from prettyscore.core import messages
-from prettyscore.gates import service as gates
-from prettyscore.gates.components import feature_gate
 from prettyscore.scoring.state import HOME_UPLOAD_ID, ScoreState
 from prettyscore.site import copy
 from prettyscore.site.state import PrivacyState
@@ -38,17 +36,8 @@ from prettyscore.ui.layout import page_layout
 PLACEHOLDER_PAGES: tuple[tuple[str, str], ...] = (
     ("/partners", messages.TITLE_PARTNERS),
     ("/partners/apply", messages.TITLE_PARTNER_APPLY),
-    ("/feet-upload", messages.TITLE_FEET_UPLOAD),
-    ("/hands-upload", messages.TITLE_HANDS_UPLOAD),
-    ("/pet-upload", messages.TITLE_PET_UPLOAD),
     ("/request-verification", messages.TITLE_REQUEST_VERIFICATION),
 )
-
-# Placeholders behind a feature gate (document 001 §2): only members with access see them.
-GATED_PLACEHOLDERS: dict[str, str] = {
-    "/feet-upload": gates.FEET_SCORING,
-    "/hands-upload": gates.HANDS_SCORING,
-}
 
 # Scrolls to the element named by the URL's #fragment, if it exists. Client-side
 # navigation does not do this by itself, and /privacy#terms must land on the Terms.
@@ -374,13 +363,11 @@ def not_found() -> rx.Component:
     )
 
 
-def _placeholder(title: str, feature: str | None = None):
-    """A page body factory for a route whose feature a later issue delivers (behind the
-    gate of ``feature`` when it names one)."""
+def _placeholder(title: str):
+    """A page body factory for a route whose feature a later issue delivers."""
 
     def page() -> rx.Component:
-        body = coming_soon(title)
-        return page_layout(feature_gate(feature, body) if feature else body)
+        return page_layout(coming_soon(title))
 
     page.__name__ = f"placeholder_{title.lower().replace(' ', '_')}"
     return page
@@ -409,5 +396,4 @@ def register(app: rx.App) -> None:
         on_load=load,
     )
     for route, title in PLACEHOLDER_PAGES:
-        body = _placeholder(title, GATED_PLACEHOLDERS.get(route))
-        app.add_page(body, route=route, title=page_title(title), on_load=load)
+        app.add_page(_placeholder(title), route=route, title=page_title(title), on_load=load)

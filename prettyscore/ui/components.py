@@ -31,6 +31,15 @@ REJECTED_DROP_CODES = rx.Var(
 ).to(list)
 
 
+# What every photo picker accepts: one image, at most the upload limit.
+_ONE_IMAGE = {
+    "accept": {"image/*": []},
+    "multiple": False,
+    "max_files": 1,
+    "max_size": MAX_UPLOAD_BYTES,
+}
+
+
 def image_drop_zone(
     *children: rx.Component,
     upload_id: str,
@@ -47,10 +56,7 @@ def image_drop_zone(
     return rx.upload.root(
         *children,
         id=upload_id,
-        accept={"image/*": []},
-        multiple=False,
-        max_files=1,
-        max_size=MAX_UPLOAD_BYTES,
+        **_ONE_IMAGE,
         on_drop=on_drop,
         on_drop_rejected=on_drop_rejected,
         drag_active_style={"border_color": styles.PINK, "background": "var(--pink-a2)"},
@@ -66,6 +72,38 @@ def image_drop_zone(
         },
         **props,
     )
+
+
+def camera_picker(
+    label: str,
+    *,
+    upload_id: str,
+    on_drop: Any,
+    on_drop_rejected: Any,
+    **props: Any,
+) -> rx.Component:
+    """A 'Take Photo' button: on phones its file input opens the camera (``capture``),
+    elsewhere the file picker. One image, at most the upload limit, like the drop zone;
+    the server checks again whatever it receives."""
+    picker = rx.upload.root(
+        rx.button(
+            rx.icon("camera", size=18),
+            label,
+            type="button",
+            size="3",
+            radius="full",
+            variant="outline",
+        ),
+        id=upload_id,
+        **_ONE_IMAGE,
+        no_drag=True,
+        on_drop=on_drop,
+        on_drop_rejected=on_drop_rejected,
+        **props,
+    )
+    file_input = picker.children[0].children[0]  # the dropzone's own <input type=file>
+    file_input.custom_attrs["capture"] = "environment"
+    return picker
 
 
 def photo_picker_prompt(button_label: str) -> rx.Component:

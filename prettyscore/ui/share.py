@@ -153,16 +153,20 @@ def _no_arg_action(call: rx.Var) -> rx.Var:
     return ArgsFunctionOperation.create((), call)
 
 
-def native_share_action(text: Any, image_url: Any) -> rx.Var:
+def native_share_action(
+    text: Any, image_url: Any, copied: str = messages.SHARE_TEXT_COPIED
+) -> rx.Var:
     """An event trigger value (e.g. ``on_click=``): native share of the photo file where the
     browser can, else copy ``text``, with the documented toasts.
 
     ``text`` is a Var[str] (see ``share_text_var``), ``image_url`` a Var[str] URL of the
-    photo on this site ("" to share the text alone).
+    photo on this site ("" to share the text alone); ``copied`` is the toast after a copy
+    (the face results' long text; the feet and hands results say it shorter).
     """
+    texts = {**_SHARE_TEXTS, "copied": copied}
     return _no_arg_action(
         _NATIVE_SHARE.call(
-            rx.Var.create(text), rx.Var.create(image_url), toast_ref, rx.Var.create(_SHARE_TEXTS)
+            rx.Var.create(text), rx.Var.create(image_url), toast_ref, rx.Var.create(texts)
         )
     )
 
@@ -289,9 +293,14 @@ def _copy_option(network: str, icon: str, background: str, text: Any) -> rx.Comp
 
 
 def share_button(
-    text: Any, image_url: Any, label: str = messages.SHARE, **props: Any
+    text: Any,
+    image_url: Any,
+    label: str = messages.SHARE,
+    copied: str = messages.SHARE_TEXT_COPIED,
+    **props: Any,
 ) -> rx.Component:
-    """The main Share button: native share with the photo file, else copy the text."""
+    """The main Share button: native share with the photo file, else copy the text
+    (``copied`` is the toast then)."""
     props.setdefault("size", "3")
     props.setdefault("radius", "full")
     props.setdefault("style", styles.GRADIENT_BUTTON)
@@ -299,7 +308,7 @@ def share_button(
     return rx.button(
         rx.icon("share-2", size=18),
         label,
-        on_click=native_share_action(text, image_url),
+        on_click=native_share_action(text, image_url, copied),
         on_mount=prefetch,
         on_mouse_enter=prefetch,
         on_focus=prefetch,

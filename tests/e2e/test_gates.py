@@ -44,13 +44,13 @@ def test_a_new_member_tries_feet_scoring_once(page, app_server):
     expect(locked.get_by_role("link", name=messages.GATE_UPGRADE_TO_PREMIUM)).to_have_attribute(
         "href", "/premium"
     )
-    expect(page.get_by_text(messages.COMING_SOON)).to_have_count(0)
+    expect(page.get_by_test_id("upload-zone")).to_have_count(0)
 
     locked.get_by_role("button", name=messages.GATE_ACTIVATE_FREE_TRIAL).click()
     expect(page.get_by_text(messages.TRIAL_ACTIVATED)).to_be_visible()
     gate = page.get_by_test_id("feature-gate-feet_scoring")
     expect(gate.get_by_role("heading", name=messages.TITLE_FEET_UPLOAD)).to_be_visible()
-    expect(gate.get_by_text(messages.COMING_SOON)).to_be_visible()
+    expect(gate.get_by_test_id("upload-zone")).to_be_visible()
     expect(locked).to_have_count(0)
 
     record_a_use(app_server, address, service.FEET_SCORING)
@@ -58,7 +58,7 @@ def test_a_new_member_tries_feet_scoring_once(page, app_server):
     expect(locked.get_by_text(messages.GATE_TRIAL_USED_TITLE)).to_be_visible()
     expect(locked.get_by_role("link", name=messages.GATE_UPGRADE_TO_PREMIUM)).to_be_visible()
     expect(locked.get_by_role("button", name=messages.GATE_ACTIVATE_FREE_TRIAL)).to_have_count(0)
-    expect(page.get_by_text(messages.COMING_SOON)).to_have_count(0)
+    expect(page.get_by_test_id("upload-zone")).to_have_count(0)
 
     # the other gated features keep their own trial
     open_page(page, f"{base}/hands-upload")

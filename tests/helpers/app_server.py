@@ -49,6 +49,7 @@ APP_SETTINGS = (
     "DETAILED_PERSONALITY_CENTS",
     "PAYMENT_CURRENCY",
     "ANALYSIS_WAIT_SECONDS",
+    "BODY_ANALYSIS_WAIT_SECONDS",
 )
 
 #: The app's webhook signing secret, so tests can sign events as Stripe would. No
@@ -147,6 +148,7 @@ def server_environment(
             "SECRET_KEY": secrets.token_urlsafe(32),
             # The analysis still shows its progress, just for less than the documents' 3 s.
             "ANALYSIS_WAIT_SECONDS": "0.5",
+            "BODY_ANALYSIS_WAIT_SECONDS": "0.5",
             "STRIPE_WEBHOOK_SECRET": STRIPE_WEBHOOK_SECRET,
             "REFLEX_TELEMETRY_ENABLED": "false",
             "REFLEX_CHECK_LATEST_VERSION": "false",

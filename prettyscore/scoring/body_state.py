@@ -1,0 +1,285 @@
+"""Reflex state of the feet, hands and pet scores: /{kind}-upload → the analysis →
+/{kind}-results → Save to Dashboard.
+
+Thin by design: ``body_results`` decides who may score, what a results page shows and
+what a save keeps. Per kind, this tab keeps in backend-only vars the staged photo and
+the results page's navigation state (the image and, once analysed, its result), so the
+browser never holds a score it could change. Files go to the media store and the
+analysis runs on a worker thread.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+import time
+
+import reflex as rx
+
+from prettyscore.accounts.state import AuthState
+from prettyscore.core import constants, messages
+from prettyscore.core.db import run_in_session, session_scope
+from prettyscore.core.errors import DomainError, NotAuthenticated, PermissionDenied
+from prettyscore.core.media import get_media_store, media_url
+from prettyscore.core.settings import get_settings
+from prettyscore.gates.state import FeatureGateState
+from prettyscore.scoring import body_results
+from prettyscore.scoring.body_results import FEATURES, RESULTS_ROUTES, UPLOAD_ROUTES
+from prettyscore.scoring.kinds import BODY_KINDS
+from prettyscore.scoring.service import ScoreResult
+from prettyscore.scoring.state import ScoreState
+
+log = logging.getLogger(__name__)
+
+GALLERY_UPLOAD_ID = "body_gallery"
+CAMERA_UPLOAD_ID = "body_camera"
+CHECK_LINES = 3
+TICK_SECONDS = 0.15
+
+media_store = get_media_store
+
+
+class BodyScoreState(AuthState):
+    """One tab's feet, hands and pet scores: the page's kind, its photo and its result."""
+
+    kind: str = ""
+    preview_url: str = ""
+    analyzing: bool = False
+    checks_done: int = 0
+    result_kind: str = ""  # the kind whose result is on show ("" for none)
+    score: float = 0.0
+    score_text: str = ""
+    label: str = ""
+    emoji: str = ""
+    color: str = ""
+    breakdown: list[dict] = []
+    image_url: str = ""
+    share_message: str = ""
+    pet_summary: str = ""
+    saved: bool = False
+    celebrate: bool = False
+
+    _staged: dict[str, str] = {}  # kind → the chosen photo's media key
+    _navigation: dict[str, dict] = {}  # kind → what its results page receives
+
+    # -- helpers -------------------------------------------------------------------
+    def _set_navigation(self, kind: str, navigation: dict | None) -> None:
+        rest = {k: v for k, v in self._navigation.items() if k != kind}
+        self._navigation = {**rest, kind: navigation} if navigation else rest
+
+    def _keys_in_use(self) -> set[str]:
+        return {nav.get("image_key", "") for nav in self._navigation.values()}
+
+    def _forget_photo(self, kind: str) -> None:
+        """Drop the chosen photo and any result of ``kind``, deleting their files."""
+        keys = {self._staged.get(kind, ""), (self._navigation.get(kind) or {}).get("image_key")}
+        self._staged = {k: v for k, v in self._staged.items() if k != kind}
+        self._set_navigation(kind, None)
+        for key in filter(None, keys - self._keys_in_use()):
+            media_store().delete(key)
+
+    def _locked_out(self, kind: str, error: DomainError):
+        """The server refused: visitors go to sign in, others see the gate's answer."""
+        if isinstance(error, NotAuthenticated):
+            return [rx.toast.error(error.message), self.sign_in_redirect(UPLOAD_ROUTES[kind])]
+        events = [rx.toast.error(error.message)]
+        if isinstance(error, PermissionDenied) and kind in FEATURES:
+            events.append(FeatureGateState.check_access(FEATURES[kind]))
+        return events
+
+    # -- /{kind}-upload ----------------------------------------------------------------
+    @rx.event
+    async def open_upload(self, kind: str):
+        """on_load of an upload page. Pets need a member (the gate asks for the others)."""
+        if kind not in BODY_KINDS:
+            return rx.redirect("/")
+        self.kind = kind
+        staged = self._staged.get(kind)
+        self.preview_url = media_url(staged) if staged else ""
+        user = await self.current_user()
+        if user is None and kind not in FEATURES:
+            return [
+                rx.toast.error(messages.SIGN_IN_TO_ACCESS_FEATURE),
+                self.sign_in_redirect(UPLOAD_ROUTES[kind]),
+            ]
+        return None
+
+    @rx.event
+    async def choose_photo(self, files: list[rx.UploadFile]):
+        """From the gallery or the camera: check the photo and keep it for this session."""
+        kind = self.kind
+        if kind not in BODY_KINDS or self.analyzing:
+            return None
+        if not files:
+            return rx.toast.error(messages.PLEASE_UPLOAD_IMAGE_FILE)
+        user = await self.current_user()
+        try:
+            await run_in_session(body_results.check_may_score, user and user.id, kind)
+        except DomainError as error:
+            return self._locked_out(kind, error)
+        data = await files[0].read(constants.MAX_UPLOAD_BYTES + 1)
+        owner = (await self.get_state(ScoreState))._visitor_owner()
+        try:
+            key = await asyncio.to_thread(body_results.stage_body_photo, media_store(), owner, data)
+        except DomainError as error:
+            return rx.toast.error(error.message)
+        except Exception:
+            log.exception("Staging a %s photo failed", kind)
+            return rx.toast.error(messages.FAILED_TO_READ_IMAGE)
+        self._forget_photo(kind)
+        self._staged = {**self._staged, kind: key}
+        self._set_navigation(kind, body_results.photo_navigation(key))
+        self.preview_url = media_url(key)
+        return None
+
+    @rx.event
+    def change_photo(self):
+        """'Change Photo': forget the chosen photo (and delete its file)."""
+        if self.kind in BODY_KINDS and not self.analyzing:
+            self._forget_photo(self.kind)
+            self.preview_url = ""
+
+    @rx.event
+    def reject_drop(self, error_codes: list[str]):
+        """The picker refused a file before upload: too large, or not an image."""
+        if "file-too-large" in error_codes:
+            return rx.toast.error(messages.FILE_SIZE_LIMIT)
+        return rx.toast.error(messages.PLEASE_UPLOAD_IMAGE_FILE)
+
+    # -- the analysis ----------------------------------------------------------------------
+    @rx.event(background=True)
+    async def analyse(self):
+        """'Get My Score!': analyse on a worker thread while the check lines tick for at
+        least the analysis wait, then open the kind's results page."""
+        async with self:
+            kind, key = self.kind, self._staged.get(self.kind, "")
+            if self.analyzing or kind not in BODY_KINDS:
+                return None
+            if not key:
+                return rx.toast.error(messages.PLEASE_UPLOAD_PHOTO_FIRST_NO_BANG)
+            user = await self.current_user()
+            if user is None:
+                return self._locked_out(kind, NotAuthenticated(messages.SIGN_IN_TO_ACCESS_FEATURE))
+            self.analyzing, self.checks_done = True, 0
+        work = asyncio.create_task(
+            asyncio.to_thread(
+                body_results.analyse_for_member, session_scope, media_store(), user.id, key, kind
+            )
+        )
+        await self._tick_checks(work)
+        try:
+            result = work.result()
+        except DomainError as error:
+            async with self:
+                self.analyzing, self.checks_done = False, 0
+                return self._locked_out(kind, error)
+        except Exception:
+            log.exception("Analysing a %s photo failed", kind)
+            async with self:
+                self.analyzing, self.checks_done = False, 0
+            return rx.toast.error(messages.UNEXPECTED_ERROR)
+        async with self:
+            self.analyzing = False
+            if self._staged.get(kind) == key:
+                self._staged = {k: v for k, v in self._staged.items() if k != kind}
+                self.preview_url = ""
+            self._set_navigation(kind, body_results.result_navigation(result))
+        return rx.redirect(RESULTS_ROUTES[kind])
+
+    async def _tick_checks(self, work: asyncio.Task) -> None:
+        wait = get_settings().body_analysis_wait_seconds
+        started = time.monotonic()
+        while not work.done() or time.monotonic() - started < wait:
+            await asyncio.sleep(TICK_SECONDS)
+            share = (time.monotonic() - started) / max(wait, TICK_SECONDS)
+            async with self:
+                self.checks_done = min(CHECK_LINES - 1, int(CHECK_LINES * share))
+        async with self:
+            self.checks_done = CHECK_LINES
+
+    # -- /{kind}-results -----------------------------------------------------------------
+    @rx.event
+    async def open_results(self, kind: str):
+        """on_load of a results page: without a result, back to the kind's upload page."""
+        if kind not in BODY_KINDS:
+            return rx.redirect("/")
+        user = await self.current_user()
+        navigation = self._navigation.get(kind) or {}
+        try:
+            result = await run_in_session(
+                body_results.result_to_show, user and user.id, kind, navigation
+            )
+        except DomainError as error:
+            return [rx.toast.error(error.message), rx.redirect(UPLOAD_ROUTES[kind])]
+        if result is None:
+            self.result_kind = ""
+            return rx.redirect(UPLOAD_ROUTES[kind])
+        if not navigation.get("result"):  # the hands default: the same one on a reload
+            navigation = body_results.result_navigation(result)
+            self._set_navigation(kind, navigation)
+        self._show(result, saved=bool(navigation.get("saved")))
+        return BodyScoreState.end_celebration if self.celebrate else None
+
+    def _show(self, result: ScoreResult, *, saved: bool) -> None:
+        self.result_kind = result.kind
+        self.score, self.score_text = result.score, body_results.score_text(result)
+        self.label, self.emoji, self.color = result.label, result.emoji, result.color
+        self.breakdown = body_results.breakdown_rows(result)
+        self.image_url = media_url(result.image_key)
+        self.share_message = body_results.share_text(result)
+        self.pet_summary = body_results.pet_summary(result)
+        self.saved = saved
+        self.celebrate = body_results.celebrates(result)
+
+    @rx.event(background=True)
+    async def end_celebration(self):
+        """The confetti lasts the documents' three seconds."""
+        await asyncio.sleep(constants.CONFETTI_SECONDS)
+        async with self:
+            self.celebrate = False
+
+    def _result_on_show(self) -> tuple[str, dict]:
+        kind = self.result_kind
+        return kind, (self._navigation.get(kind) or {}) if kind else {}
+
+    @rx.event
+    async def save(self):
+        """'Save to Dashboard': members only, once, from the result the server holds."""
+        kind, navigation = self._result_on_show()
+        if not navigation.get("result"):
+            return rx.redirect(UPLOAD_ROUTES.get(kind, "/"))
+        if navigation.get("saved"):
+            self.saved = True
+            return None
+        user = await self.current_user()
+        if user is None:
+            return [
+                rx.toast.error(messages.SIGN_IN_TO_SAVE_RESULTS),
+                self.sign_in_redirect(RESULTS_ROUTES[kind]),
+            ]
+        result = ScoreResult.from_dict(navigation["result"])
+        try:
+            await run_in_session(body_results.save_body_result, media_store(), user.id, result)
+        except Exception:
+            log.exception("Saving a %s result failed", kind)
+            return rx.toast.error(messages.FAILED_TO_SAVE_RESULTS)
+        self._set_navigation(kind, {**navigation, "saved": True})
+        self.saved = True
+        return rx.toast.success(messages.RESULTS_SAVED)
+
+    @rx.event
+    async def download_card(self):
+        """'Download Result Card': the 600×800 PNG, drawn on the server."""
+        _, navigation = self._result_on_show()
+        if not navigation.get("result"):
+            return rx.toast.error(messages.FAILED_TO_DOWNLOAD_RETRY)
+        result = ScoreResult.from_dict(navigation["result"])
+        try:
+            png = await asyncio.to_thread(body_results.render_card, media_store(), result)
+        except Exception:
+            log.exception("Rendering a %s result card failed", result.kind)
+            return rx.toast.error(messages.FAILED_TO_DOWNLOAD_RETRY)
+        return [
+            rx.download(data=png, filename=body_results.card_filename(result)),
+            rx.toast.success(messages.RESULT_CARD_DOWNLOADED),
+        ]
