@@ -739,3 +739,12 @@ ADMIN_NOTES_PLACEHOLDER = "Notes for the member (optional)"
 ADMIN_NOTES_TOO_LONG = "Admin notes must be at most 1000 characters"
 VERIFICATION_APPROVE = "Approve"
 VERIFICATION_REJECT = "Reject"
+
+# ---------------------------------------------------------------------------
+# Feet, hands and pet analysis refusals: only a photo that cannot be judged at all
+# (blank, near-uniform or tiny) is refused. Our own texts: the documents simulate the
+# analysis and so have none.
+# ---------------------------------------------------------------------------
+FEET_PHOTO_UNUSABLE = "We couldn't judge this photo — please upload a clear photo of your feet."
+HANDS_PHOTO_UNUSABLE = "We couldn't judge this photo — please upload a clear photo of your hands."
+PET_PHOTO_UNUSABLE = "We couldn't judge this photo — please upload a clear photo of your pet."
