@@ -23,13 +23,13 @@ objects must not be shared between threads).
 
 from __future__ import annotations
 
-import threading
 from dataclasses import dataclass
 
 import cv2
 import numpy as np
 
 from prettyscore.scoring.engines.body_measures import shrink
+from prettyscore.scoring.engines.cascades import ThreadCascades
 
 PROPOSE_LONG_SIDE = 128
 PAD_SHARE = 0.15  # of the long side, on each side
@@ -46,21 +46,7 @@ CASCADE_FILES = {
     "confirm": "haarcascade_frontalcatface.xml",
 }
 
-_thread_cascades = threading.local()
-
-
-def _cascades() -> dict[str, cv2.CascadeClassifier]:
-    """This thread's cascades (a CascadeClassifier must not be shared between threads)."""
-    loaded = getattr(_thread_cascades, "by_name", None)
-    if loaded is None:
-        loaded = {}
-        for name, filename in CASCADE_FILES.items():
-            cascade = cv2.CascadeClassifier(cv2.data.haarcascades + filename)
-            if cascade.empty():
-                raise RuntimeError(f"OpenCV cascade {filename} could not be loaded")
-            loaded[name] = cascade
-        _thread_cascades.by_name = loaded
-    return loaded
+CAT_CASCADES = ThreadCascades(CASCADE_FILES)
 
 
 @dataclass(frozen=True)
@@ -143,7 +129,7 @@ def _candidates(small: np.ndarray) -> list[tuple[int, int, int, int]]:
     Sorted on plain values, so the result does not depend on the order OpenCV returns
     its hits in (which may depend on how it split the work between threads).
     """
-    hits = _cascades()["propose"].detectMultiScale(
+    hits = CAT_CASCADES.get()["propose"].detectMultiScale(
         small,
         scaleFactor=PROPOSE_SCALE_FACTOR,
         minNeighbors=0,
@@ -179,5 +165,5 @@ def _confirming_hits(view: np.ndarray, box: tuple[float, float, float]) -> int:
     }
     return sum(
         len(cascade.detectMultiScale(crop, scaleFactor=1.05, minNeighbors=0, **sizes))
-        for cascade in _cascades().values()
+        for cascade in CAT_CASCADES.get().values()
     )

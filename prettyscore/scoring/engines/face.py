@@ -26,7 +26,6 @@ thread count (proposals are sorted before use, hits only counted); tests check t
 
 from __future__ import annotations
 
-import threading
 from dataclasses import dataclass
 from typing import NoReturn
 
@@ -37,6 +36,7 @@ from prettyscore.core import messages
 from prettyscore.core.errors import ValidationFailed
 from prettyscore.scoring.engines import calibration, face_measures
 from prettyscore.scoring.engines.base import FaceAnalysis
+from prettyscore.scoring.engines.cascades import ThreadCascades
 
 # Face detection runs on a copy whose long side is this many pixels.
 DETECT_LONG_SIDE = 400
@@ -69,21 +69,7 @@ CASCADE_FILES = {
     "eye_glasses": "haarcascade_eye_tree_eyeglasses.xml",
 }
 
-_thread_cascades = threading.local()
-
-
-def _cascades() -> dict[str, cv2.CascadeClassifier]:
-    """This thread's cascades (a CascadeClassifier must not be shared between threads)."""
-    loaded = getattr(_thread_cascades, "by_name", None)
-    if loaded is None:
-        loaded = {}
-        for name, filename in CASCADE_FILES.items():
-            cascade = cv2.CascadeClassifier(cv2.data.haarcascades + filename)
-            if cascade.empty():
-                raise RuntimeError(f"OpenCV cascade {filename} could not be loaded")
-            loaded[name] = cascade
-        _thread_cascades.by_name = loaded
-    return loaded
+FACE_CASCADES = ThreadCascades(CASCADE_FILES)
 
 
 @dataclass(frozen=True)
@@ -196,7 +182,7 @@ def checked_face(gray: np.ndarray, box: Box) -> FoundFace | None:
     The first cascade only proposes; a face is kept when a second cascade strongly
     agrees and at least one eye is seen in it.
     """
-    cascades = _cascades()
+    cascades = FACE_CASCADES.get()
     crop = face_measures.FaceCrop.cut(gray, (box.x, box.y, box.w))
     if not confirmed_face(crop, cascades["confirm"]):
         return None
@@ -211,7 +197,7 @@ def candidate_boxes(gray: np.ndarray) -> list[Box]:
     threads, the set does not.
     """
     small, factor = detection_copy(gray)
-    found = _cascades()["face"].detectMultiScale(
+    found = FACE_CASCADES.get()["face"].detectMultiScale(
         small,
         scaleFactor=DETECT_SCALE_FACTOR,
         minNeighbors=DETECT_MIN_NEIGHBOURS,
