@@ -111,7 +111,7 @@ def check_code(raw: str | None) -> str | None:
     if not code:
         return None
     if not MIN_CODE_LENGTH <= len(code) <= MAX_CODE_LENGTH:
-        raise ApplicationInvalid("code", messages.SHORT_CODE_INVALID)
+        raise ApplicationInvalid("short_code", messages.SHORT_CODE_INVALID)
     return code
 
 

@@ -48,7 +48,8 @@ def test_codes_outside_3_to_10_characters_are_refused(db, make_member, code):
     member = make_member()
     with pytest.raises(ApplicationInvalid) as refusal:
         service.apply(db, member.id, "Anna", code)
-    assert (refusal.value.message, refusal.value.field) == (messages.SHORT_CODE_INVALID, "code")
+    assert refusal.value.message == messages.SHORT_CODE_INVALID
+    assert refusal.value.field == "short_code"
     assert accounts(db) == []
 
 
