@@ -34,8 +34,6 @@ from prettyscore.ui.layout import page_layout
 # Routes that later issues replace with real pages: (route, heading). Delete a row when
 # its area registers the real page. /auth and /dashboard belong to the accounts area.
 PLACEHOLDER_PAGES: tuple[tuple[str, str], ...] = (
-    ("/partners", messages.TITLE_PARTNERS),
-    ("/partners/apply", messages.TITLE_PARTNER_APPLY),
     ("/request-verification", messages.TITLE_REQUEST_VERIFICATION),
 )
 
