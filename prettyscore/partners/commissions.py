@@ -119,7 +119,7 @@ def reverse_conversion(db: Session, payment_refs: list[str]) -> PartnerConversio
         .values(status=REVERSED)
     )
     if reversed_now.rowcount != 1:
-        log.info("Conversion %s of a refunded payment was already paid out", conversion.id)
+        log.info("Conversion %s of a refunded payment is no longer unpaid", conversion.id)
         return None
     _move_totals(db, conversion.partner_id, -1, -conversion.commission)
     db.expire(conversion)

@@ -157,11 +157,12 @@ def _field_error(name: str) -> rx.Component:
     )
 
 
-def _field(name: str, label: str, control: rx.Component, hint: str = "") -> rx.Component:
+def _field(name: str, label: str, hint: str = "", **input_props) -> rx.Component:
+    """A labelled text input of the form, its hint, and its problem from the server."""
     extra = [rx.text(hint, size="1", color_scheme="gray")] if hint else []
     return rx.vstack(
         rx.text(label, size="2", weight="medium"),
-        control,
+        rx.input(name=name, aria_label=label, size="3", width="100%", **input_props),
         *extra,
         _field_error(name),
         spacing="1",
@@ -175,44 +176,26 @@ def _application_form() -> rx.Component:
             _field(
                 "display_name",
                 messages.PARTNER_DISPLAY_NAME,
-                rx.input(
-                    name="display_name",
-                    aria_label=messages.PARTNER_DISPLAY_NAME,
-                    max_length=service.MAX_DISPLAY_NAME,
-                    size="3",
-                    width="100%",
-                ),
+                max_length=service.MAX_DISPLAY_NAME,
             ),
             _field(
                 "short_code",
                 messages.PARTNER_SHORT_CODE,
-                rx.input(
-                    name="short_code",
-                    aria_label=messages.PARTNER_SHORT_CODE,
-                    value=PartnerApplyState.short_code,
-                    # No max_length: typed symbols would count towards it before the
-                    # server strips them; the server keeps at most 10 as typed.
-                    on_change=PartnerApplyState.set_short_code,
-                    auto_complete="off",
-                    size="3",
-                    width="100%",
-                ),
                 messages.PARTNER_SHORT_CODE_HINT,
+                value=PartnerApplyState.short_code,
+                # No max_length: typed symbols would count towards it before the server
+                # strips them; the server keeps at most 10 as typed.
+                on_change=PartnerApplyState.set_short_code,
+                auto_complete="off",
             ),
             _field(
                 "promo_code",
                 messages.PARTNER_PROMO_CODE,
-                rx.input(
-                    name="promo_code",
-                    aria_label=messages.PARTNER_PROMO_CODE,
-                    value=PartnerApplyState.promo_code,
-                    on_change=PartnerApplyState.set_promo_code,
-                    max_length=service.MAX_PROMO_CODE,
-                    auto_complete="off",
-                    size="3",
-                    width="100%",
-                ),
                 messages.PARTNER_PROMO_CODE_HINT,
+                value=PartnerApplyState.promo_code,
+                on_change=PartnerApplyState.set_promo_code,
+                max_length=service.MAX_PROMO_CODE,
+                auto_complete="off",
             ),
             rx.flex(
                 link_button(messages.PARTNER_CANCEL, LANDING_PATH, primary=False),

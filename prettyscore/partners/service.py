@@ -48,6 +48,11 @@ MAX_PROMO_CODE = 32
 # A random code that happens to be taken is drawn again, this many times at most.
 RANDOM_CODE_ATTEMPTS = 5
 
+# Codes of the Conflicts ``apply`` raises, so callers can tell the refusals apart.
+ALREADY_PARTNER = "already_partner"
+CODE_TAKEN = "code_taken"
+PROMO_CODE_TAKEN = "promo_code_taken"
+
 _NOT_CODE_CHARACTERS = re.compile(r"[^A-Z0-9]")
 
 
@@ -145,11 +150,11 @@ def _refusal(error: IntegrityError) -> DomainError:
     """The member's message for a refused insert of a new partner account."""
     violated = _violated_constraint(error)
     if "promo_code" in violated:
-        return Conflict(messages.PARTNER_PROMO_CODE_TAKEN, code="promo_code_taken")
+        return Conflict(messages.PARTNER_PROMO_CODE_TAKEN, code=PROMO_CODE_TAKEN)
     if "user_id" in violated:
-        return Conflict(messages.ALREADY_PARTNER, code="already_partner")
+        return Conflict(messages.ALREADY_PARTNER, code=ALREADY_PARTNER)
     if "code" in violated:
-        return Conflict(messages.SHORT_CODE_TAKEN, code="code_taken")
+        return Conflict(messages.SHORT_CODE_TAKEN, code=CODE_TAKEN)
     log.error("The database refused a partner application: %s", violated)
     return DomainError(messages.FAILED_TO_SUBMIT_APPLICATION)
 
@@ -191,7 +196,7 @@ def apply(
     """
     application = check_application(display_name, short_code, promo_code)
     if partner_of(db, user_id) is not None:
-        raise Conflict(messages.ALREADY_PARTNER, code="already_partner")
+        raise Conflict(messages.ALREADY_PARTNER, code=ALREADY_PARTNER)
     if application.code:
         return _open_account(db, user_id, application, application.code)
     # A blank code gets a random one; the rare one already taken is drawn again.
@@ -199,7 +204,7 @@ def apply(
         try:
             return _open_account(db, user_id, application, random_code())
         except Conflict as refusal:
-            if refusal.code != "code_taken":
+            if refusal.code != CODE_TAKEN:
                 raise
     return _open_account(db, user_id, application, random_code())
 

@@ -34,6 +34,8 @@ LEADERBOARD_PATH = "/partners/leaderboard"
 OUTCOME_TOAST = "partner-application"
 STATUS_COLOURS = {APPROVED: "green", PENDING: "yellow"}
 OTHER_STATUS_COLOUR = "red"
+# The form field a uniqueness refusal concerns.
+REFUSED_FIELDS = {service.CODE_TAKEN: "short_code", service.PROMO_CODE_TAKEN: "promo_code"}
 
 
 class ApplicationFormData(TypedDict, total=False):
@@ -125,10 +127,10 @@ class PartnerApplyState(AuthState):
         except service.ApplicationInvalid as problem:
             yield self._show_problem(problem.field, problem.message)
         except DomainError as refusal:
-            if refusal.message == messages.ALREADY_PARTNER:
+            if refusal.code == service.ALREADY_PARTNER:
                 yield [rx.toast.info(refusal.message, id=OUTCOME_TOAST), rx.redirect(PORTAL_PATH)]
             else:
-                field = "short_code" if refusal.message == messages.SHORT_CODE_TAKEN else ""
+                field = REFUSED_FIELDS.get(refusal.code, "")
                 yield self._show_problem(field, refusal.message)
         except Exception:
             log.exception("Submitting a partner application failed unexpectedly")
