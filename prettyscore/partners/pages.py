@@ -496,27 +496,16 @@ def leaderboard_page() -> rx.Component:
 
 def register(app: rx.App) -> None:
     """Add /partners, /partners/apply, /partners/portal and /partners/leaderboard."""
-    app.add_page(
-        partners_page,
-        route=LANDING_PATH,
-        title=page_title(messages.TITLE_PARTNERS),
-        on_load=AuthState.load_session,
+    pages = (
+        (partners_page, LANDING_PATH, messages.TITLE_PARTNERS, AuthState.load_session),
+        (apply_page, APPLY_PATH, messages.TITLE_PARTNER_APPLY, PartnerApplyState.open_page),
+        (portal_page, PORTAL_PATH, messages.TITLE_PARTNER_PORTAL, PartnerPortalState.open_page),
+        (
+            leaderboard_page,
+            LEADERBOARD_PATH,
+            messages.TITLE_PARTNER_LEADERBOARD,
+            PartnerLeaderboardState.open_page,
+        ),
     )
-    app.add_page(
-        apply_page,
-        route=APPLY_PATH,
-        title=page_title(messages.TITLE_PARTNER_APPLY),
-        on_load=PartnerApplyState.open_page,
-    )
-    app.add_page(
-        portal_page,
-        route=PORTAL_PATH,
-        title=page_title(messages.TITLE_PARTNER_PORTAL),
-        on_load=PartnerPortalState.open_page,
-    )
-    app.add_page(
-        leaderboard_page,
-        route=LEADERBOARD_PATH,
-        title=page_title(messages.TITLE_PARTNER_LEADERBOARD),
-        on_load=PartnerLeaderboardState.open_page,
-    )
+    for body, route, heading, on_load in pages:
+        app.add_page(body, route=route, title=page_title(heading), on_load=on_load)
