@@ -21,6 +21,8 @@ from prettyscore.dashboard import pages as dashboard_pages
 from prettyscore.editor import pages as editor_pages
 from prettyscore.leaderboard import pages as leaderboard_pages
 from prettyscore.opportunities import pages as opportunities_pages
+from prettyscore.partners import pages as partners_pages
+from prettyscore.partners.api import partner_routes
 from prettyscore.personality import pages as personality_pages
 from prettyscore.photos.housekeeping import purge_visitor_media_forever
 from prettyscore.photos.media_api import media_routes
@@ -33,9 +35,9 @@ from prettyscore.video import pages as video_pages
 app = rx.App(
     toaster=rx.toast.provider(duration=4500, close_button=True, position="top-center"),
     api_transformer=[
-        # Our own routes: stored photos, served only to those who may see them, and
-        # Stripe's signed payment events.
-        Starlette(routes=media_routes() + billing_routes()),
+        # Our own routes: stored photos, served only to those who may see them,
+        # Stripe's signed payment events, and partners' referral links.
+        Starlette(routes=media_routes() + billing_routes() + partner_routes()),
         # Outermost: upload bodies are cut off at the limit while they arrive.
         partial(limit_request_body, max_bytes=MAX_UPLOAD_BYTES),
     ],
@@ -56,3 +58,4 @@ leaderboard_pages.register(app)
 opportunities_pages.register(app)
 personality_pages.register(app)
 verification_pages.register(app)
+partners_pages.register(app)

@@ -16,6 +16,7 @@ from prettyscore.core import messages
 from prettyscore.core.db import run_in_session
 from prettyscore.core.errors import DomainError
 from prettyscore.core.mail import get_mailer
+from prettyscore.partners import referrals
 
 log = logging.getLogger(__name__)
 
@@ -78,16 +79,23 @@ class AuthFormState(FormState):
 
     @rx.event
     async def submit_sign_up(self, form: dict):
-        """Create the account and sign in."""
-        return await self._authenticate(service.sign_up, form, messages.ACCOUNT_CREATED)
+        """Create the account and sign in; a partner's referral cookie (sent with this
+        browser's connection, never through the form) credits that partner."""
+        return await self._authenticate(
+            referrals.sign_up_with_referral,
+            form,
+            messages.ACCOUNT_CREATED,
+            referral_code=referrals.referral_code_from_cookies(self.router.headers.cookie),
+        )
 
-    async def _authenticate(self, action, form: dict, success_text: str):
+    async def _authenticate(self, action, form: dict, success_text: str, **options):
         tokens, refusal = await self._call(
             action,
             form.get("email", ""),
             form.get("password", ""),
             user_agent=self.router.headers.user_agent,
             fallback=messages.SIGNUP_ERROR_FALLBACK,
+            **options,
         )
         if tokens is None:
             return refusal

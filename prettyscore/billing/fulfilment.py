@@ -7,13 +7,17 @@ Each paid area registers a handler for its kind once, at import:
 A handler receives the database session, the ``CheckoutSession`` row (user, amount,
 ``reference_id``) and the provider's checkout session object, and runs inside the same
 transaction that records the webhook event, so it runs exactly once per payment.
-``on_payment`` listeners (e.g. partner commissions) run after any kind's handler, and
-``on_refund`` listeners when a payment is refunded.
+``on_payment`` listeners (e.g. partner commissions) run after any kind's handler,
+``on_invoice_paid`` listeners for each paid invoice of a known subscription (renewals,
+and the first invoice again: a listener tells them apart by the invoice id, which the
+first payment's checkout carries too), and ``on_refund`` listeners when a payment is
+refunded.
 """
 
 from __future__ import annotations
 
 import logging
+import uuid
 from collections.abc import Callable
 from typing import Any
 
@@ -30,10 +34,12 @@ KINDS = (KIND_SUBSCRIPTION, KIND_CONTACT_REQUEST, KIND_PERSONALITY_ANALYSIS)
 
 Handler = Callable[[Session, CheckoutSession, dict[str, Any]], None]
 Listener = Callable[[Session, CheckoutSession], None]
+InvoiceListener = Callable[[Session, uuid.UUID, dict[str, Any]], None]
 
 _handlers: dict[str, Handler] = {}
 _payment_listeners: list[Listener] = []
 _refund_listeners: list[Listener] = []
+_invoice_listeners: list[InvoiceListener] = []
 
 
 def register_fulfilment(kind: str, handler: Handler) -> None:
@@ -57,6 +63,13 @@ def on_refund(listener: Listener) -> Listener:
     return listener
 
 
+def on_invoice_paid(listener: InvoiceListener) -> InvoiceListener:
+    """Call ``listener(db, member id, invoice)`` for every paid subscription invoice."""
+    if listener not in _invoice_listeners:
+        _invoice_listeners.append(listener)
+    return listener
+
+
 def fulfil(db: Session, payment: CheckoutSession, session_object: dict[str, Any]) -> None:
     """Deliver a paid checkout: its kind's handler, then every payment listener."""
     handler = _handlers.get(payment.kind)
@@ -73,3 +86,9 @@ def refunded(db: Session, payment: CheckoutSession) -> None:
     """Tell the refund listeners that ``payment`` was refunded."""
     for listener in _refund_listeners:
         listener(db, payment)
+
+
+def invoice_paid(db: Session, user_id: uuid.UUID, invoice: dict[str, Any]) -> None:
+    """Tell the invoice listeners that the member paid ``invoice``."""
+    for listener in _invoice_listeners:
+        listener(db, user_id, invoice)

@@ -171,6 +171,8 @@ def apply_invoice_event(db: Session, event: dict[str, Any]) -> None:
     the subscription past due (no Premium) until Stripe reports it paid or ended."""
     invoice = event["data"]["object"]
     row = by_provider_id(db, invoice_subscription_id(invoice))
+    if event["type"] == "invoice.paid" and row is not None:
+        fulfilment.invoice_paid(db, row.user_id, invoice)  # money was taken, stale or not
     event_time = from_timestamp(event.get("created")) or utcnow()
     if row is None or _is_stale(row, event_time):
         return

@@ -253,7 +253,6 @@ REDIRECTING = "Redirecting..."
 # Generic
 # ---------------------------------------------------------------------------
 UNEXPECTED_ERROR = "Something went wrong. Please try again."
-COMING_SOON = "Coming soon"
 
 # ---------------------------------------------------------------------------
 # Site pages and layout (document 000 §1, §2 Home, How It Works, Privacy Policy;
@@ -748,3 +747,76 @@ VERIFICATION_REJECT = "Reject"
 FEET_PHOTO_UNUSABLE = "We couldn't judge this photo — please upload a clear photo of your feet."
 HANDS_PHOTO_UNUSABLE = "We couldn't judge this photo — please upload a clear photo of your hands."
 PET_PHOTO_UNUSABLE = "We couldn't judge this photo — please upload a clear photo of your pet."
+
+# ---------------------------------------------------------------------------
+# Partner programme pages (document 001 §2 partner screens, §5, §9). The documents'
+# notices are in the §8 section above (SIGN_IN_TO_APPLY, ALREADY_PARTNER,
+# SHORT_CODE_INVALID, SHORT_CODE_TAKEN, FAILED_TO_SUBMIT_APPLICATION,
+# FAILED_TO_LOAD_PARTNER_DATA, REFERRAL_LINK_COPIED, PROMO_CODE_COPIED,
+# APPLICATION_SUBMITTED, APPLICATION_UNDER_REVIEW, NO_PARTNERS_ON_LEADERBOARD,
+# REDIRECTING). Screen names and buttons are the documents'; the rest is our wording.
+# Added by the partner programme work (prettyscore/partners/).
+# ---------------------------------------------------------------------------
+PARTNERS_SUBTITLE = "Earn commission on every sale you refer, with your own link and promo code"
+PARTNERS_APPLY_NOW = "Apply Now"
+PARTNERS_VIEW_LEADERBOARD = "View Leaderboard"
+PARTNERS_TIERS_HEADING = "Commission tiers"
+PARTNERS_TIER_COMMISSION = "{percent}% commission"
+PARTNERS_TIER_BLURBS = {
+    "starter": "Every approved partner starts here.",
+    "pro": "For partners who bring a steady stream of members.",
+    "elite": "Our top partners, with our highest commission.",
+}
+PARTNERS_BENEFITS_HEADING = "Why partner with us"
+PARTNERS_BENEFITS = (
+    (
+        "Up to 30% commission",
+        "Earn on Premium and its renewals, contact fees and detailed analyses your referrals buy.",
+    ),
+    ("Your own referral link", "A short link with your own code, ready to share anywhere."),
+    ("Live tracking", "See your clicks, conversions and earnings in your partner portal."),
+    ("60-day cookie", "Visitors who sign up within 60 days of clicking your link count as yours."),
+)
+PARTNERS_SUB_AFFILIATE_HEADING = "Two-tier sub-affiliate referrals"
+PARTNERS_SUB_AFFILIATE_BODY = (
+    "Invite other partners and earn on sub-affiliate referrals over 2 tiers: "
+    "your own referrals, and the referrals of the partners you bring in."
+)
+PARTNER_APPLY_SUBTITLE = (
+    "Tell us how you'd like to appear. Applications are reviewed within 24 hours."
+)
+PARTNER_DISPLAY_NAME = "Display Name"
+PARTNER_SHORT_CODE = "Custom Short Code"
+PARTNER_SHORT_CODE_HINT = "3-10 letters or digits. Leave blank for a random code."
+PARTNER_PROMO_CODE = "Preferred Promo Code"
+PARTNER_PROMO_CODE_HINT = "Optional"
+PARTNER_SUBMIT_APPLICATION = "Submit Application"
+PARTNER_CANCEL = "Cancel"
+PARTNER_DISPLAY_NAME_REQUIRED = "Display name is required"
+PARTNER_DISPLAY_NAME_TOO_LONG = "Display name must be at most 100 characters"
+PARTNER_PROMO_CODE_TOO_LONG = "Promo code must be at most 32 characters"
+PARTNER_PROMO_CODE_TAKEN = "This promo code is already taken. Please choose another."
+TITLE_PARTNER_PORTAL = "Partner Portal"
+TITLE_PARTNER_LEADERBOARD = "Partner Leaderboard"
+PARTNER_PORTAL_SUBTITLE = "Your referrals, conversions and earnings"
+PARTNER_LEADERBOARD_SUBTITLE = "Our top partners by total earned"
+PARTNER_STATUS_LABELS = {"pending": "Pending", "approved": "Approved", "suspended": "Suspended"}
+PARTNER_CLICKS = "Clicks"
+PARTNER_CONVERSIONS = "Conversions"
+PARTNER_TOTAL_EARNED = "Total Earned"
+PARTNER_TIER = "Tier"
+PARTNER_REFERRAL_LINK = "Referral link"
+PARTNER_PROMO_CODE_LABEL = "Promo code"
+PARTNER_NO_PROMO_CODE = "No promo code yet"
+PARTNER_COPY_LINK = "Copy referral link"
+PARTNER_COPY_PROMO = "Copy promo code"
+PARTNER_RECENT_CONVERSIONS = "Recent conversions"
+PARTNER_NO_CONVERSIONS = "No conversions yet. Share your link to start earning."
+PARTNER_COLUMN_DATE = "Date"
+PARTNER_COLUMN_AMOUNT = "Amount"
+PARTNER_COLUMN_COMMISSION = "Commission"
+PARTNER_COLUMN_STATUS = "Status"
+PARTNER_CONVERSION_STATUS_LABELS = {"unpaid": "Unpaid", "paid": "Paid", "reversed": "Reversed"}
+PARTNER_COLUMN_RANK = "Rank"
+PARTNER_COLUMN_PARTNER = "Partner"
+PARTNER_BECOME_ONE = "Become a partner"

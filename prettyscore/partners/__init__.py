@@ -1,0 +1,4 @@
+"""The partner (affiliate) programme: accounts, referral links, commission and payouts."""
+
+# Importing the package makes referred members' payments earn their partner commission.
+from prettyscore.partners import commissions as commissions  # noqa: E402

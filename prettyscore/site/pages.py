@@ -1,5 +1,4 @@
-"""Public site pages: Home, How It Works, Privacy Policy (with the Terms), Not found, and
-placeholders for the routes not built yet, so every navigation link resolves.
+"""Public site pages: Home, How It Works, Privacy Policy (with the Terms), and Not found.
 
 Texts the documents spell out come from ``messages``; our longer copy from ``site.copy``.
 Pages here only lay out components; the little behaviour they have lives in
@@ -18,7 +17,6 @@ from prettyscore.ui.components import (
     REJECTED_DROP_CODES,
     TERMS_ANCHOR,
     card,
-    coming_soon,
     disclaimer,
     feature_card,
     image_drop_zone,
@@ -30,13 +28,6 @@ from prettyscore.ui.components import (
     terms_link,
 )
 from prettyscore.ui.layout import page_layout
-
-# Routes whose real pages are not built yet: (route, heading). Delete a row when its
-# area registers the real page. /auth and /dashboard belong to the accounts area.
-PLACEHOLDER_PAGES: tuple[tuple[str, str], ...] = (
-    ("/partners", messages.TITLE_PARTNERS),
-    ("/partners/apply", messages.TITLE_PARTNER_APPLY),
-)
 
 # Scrolls to the element named by the URL's #fragment, if it exists. Client-side
 # navigation does not do this by itself, and /privacy#terms must land on the Terms.
@@ -362,18 +353,8 @@ def not_found() -> rx.Component:
     )
 
 
-def _placeholder(title: str):
-    """A page body factory for a route whose feature is not built yet."""
-
-    def page() -> rx.Component:
-        return page_layout(coming_soon(title))
-
-    page.__name__ = f"placeholder_{title.lower().replace(' ', '_')}"
-    return page
-
-
 def register(app: rx.App) -> None:
-    """Add the site pages, the 404 page and the placeholders to ``app``."""
+    """Add the site pages and the 404 page to ``app``."""
     load = AuthState.load_session
     app.add_page(home, route="/", title=page_title(copy.HOME_HERO_TITLE), on_load=load)
     app.add_page(
@@ -394,5 +375,3 @@ def register(app: rx.App) -> None:
         title=page_title(messages.NOT_FOUND_TITLE),
         on_load=load,
     )
-    for route, title in PLACEHOLDER_PAGES:
-        app.add_page(_placeholder(title), route=route, title=page_title(title), on_load=load)

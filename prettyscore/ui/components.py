@@ -300,23 +300,3 @@ def score_example_card(score: int, label: str) -> rx.Component:
         ),
         data_testid="example-score-card",
     )
-
-
-def coming_soon(title: str) -> rx.Component:
-    """Body of a page whose feature arrives in a later release: heading and 'Coming soon'."""
-    return rx.center(
-        card(
-            rx.vstack(
-                _icon_badge("sparkles", size=64),
-                rx.heading(title, size="7", align="center"),
-                rx.text(messages.COMING_SOON, size="4", color_scheme="gray"),
-                link_button(messages.NAV_HOME, "/", "house", primary=False),
-                align="center",
-                spacing="4",
-                padding="1.5rem",
-            ),
-            width="100%",
-            max_width="480px",
-        ),
-        padding_y="3rem",
-    )

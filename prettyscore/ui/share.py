@@ -171,17 +171,23 @@ def native_share_action(
     )
 
 
-def copy_for_network_action(text: Any, network: str) -> rx.Var:
-    """An event trigger value: copy ``text`` and toast 'Message copied! Open {network} to
-    share' (the Instagram and TikTok options)."""
+def copy_text_action(text: Any, copied_text: str) -> rx.Var:
+    """An event trigger value: copy ``text`` (a str or Var[str]) and toast ``copied_text``
+    (or that copying failed)."""
     return _no_arg_action(
         _COPY_FOR_NETWORK.call(
             rx.Var.create(text),
             toast_ref,
-            rx.Var.create(messages.MESSAGE_COPIED_OPEN_NETWORK.format(network=network)),
+            rx.Var.create(copied_text),
             rx.Var.create(messages.COPY_FAILED),
         )
     )
+
+
+def copy_for_network_action(text: Any, network: str) -> rx.Var:
+    """An event trigger value: copy ``text`` and toast 'Message copied! Open {network} to
+    share' (the Instagram and TikTok options)."""
+    return copy_text_action(text, messages.MESSAGE_COPIED_OPEN_NETWORK.format(network=network))
 
 
 def prefetch_photo_action(image_url: Any) -> rx.Var:

@@ -1,0 +1,268 @@
+"""Reflex state of the partner pages: the application, the portal and the leaderboard.
+
+Thin: who is asking, then ``partners.service`` decides. The Custom Short Code and
+Preferred Promo Code fields show the service's own clean-up as the member types; the
+service checks the submitted values again, and the database decides uniqueness.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import logging
+from typing import TypedDict
+
+import reflex as rx
+
+from prettyscore.accounts.state import AuthState
+from prettyscore.billing.checkout import format_amount
+from prettyscore.core import messages
+from prettyscore.core.db import run_in_session
+from prettyscore.core.errors import DomainError
+from prettyscore.core.settings import get_settings
+from prettyscore.partners import service
+from prettyscore.partners.api import REFERRAL_PATH
+from prettyscore.partners.models import PartnerConversion
+from prettyscore.partners.programme import APPROVED, PENDING
+
+log = logging.getLogger(__name__)
+
+LANDING_PATH = "/partners"
+APPLY_PATH = "/partners/apply"
+PORTAL_PATH = "/partners/portal"
+LEADERBOARD_PATH = "/partners/leaderboard"
+# One toast for the outcome of a submission: the next outcome replaces the last one.
+OUTCOME_TOAST = "partner-application"
+STATUS_COLOURS = {APPROVED: "green", PENDING: "yellow"}
+OTHER_STATUS_COLOUR = "red"
+# The form field a uniqueness refusal concerns.
+REFUSED_FIELDS = {service.CODE_TAKEN: "short_code", service.PROMO_CODE_TAKEN: "promo_code"}
+
+
+class ApplicationFormData(TypedDict, total=False):
+    display_name: str
+    short_code: str
+    promo_code: str
+
+
+def _text(value: object) -> str | None:
+    """A submitted text field; anything but text (a forged event) counts as empty."""
+    return value if isinstance(value, str) else None
+
+
+def date_label(moment) -> str:
+    """A date as the partner pages print it, e.g. 'Nov 21, 2026' (UTC)."""
+    return f"{moment:%b} {moment.day}, {moment.year}"
+
+
+def referral_link(code: str) -> str:
+    """The partner's link: ``{origin}/r/{code}`` on the app's public address."""
+    return get_settings().public_url + REFERRAL_PATH.format(code=code)
+
+
+# ---------------------------------------------------------------------------
+# /partners/apply
+# ---------------------------------------------------------------------------
+class PartnerApplyState(AuthState):
+    """The application form; members who already are partners go to their portal."""
+
+    short_code: str = ""
+    promo_code: str = ""
+    error_field: str = ""
+    error_message: str = ""
+    submitting: bool = False
+    ready: bool = False
+
+    @rx.event
+    async def open_page(self):
+        """on_load: visitors sign in first; partners are sent to their portal."""
+        self.short_code = self.promo_code = self.error_field = self.error_message = ""
+        self.submitting = self.ready = False
+        user = await self.current_user()
+        if user is None:
+            return [rx.toast.error(messages.SIGN_IN_TO_APPLY), self.sign_in_redirect(APPLY_PATH)]
+        try:
+            account = await run_in_session(service.partner_of, user.id)
+        except Exception:
+            log.exception("Looking up the member's partner account failed")
+            account = None
+        if account is not None:
+            return [rx.toast.info(messages.ALREADY_PARTNER), rx.redirect(PORTAL_PATH)]
+        self.ready = True
+        return None
+
+    @rx.event
+    def set_short_code(self, value: str):
+        """Upper-case letters and digits only, at most 10, as the member types."""
+        self.short_code = service.code_as_typed(value)
+
+    @rx.event
+    def set_promo_code(self, value: str):
+        """Upper case as the member types."""
+        self.promo_code = (value or "").upper()[: service.MAX_PROMO_CODE]
+
+    def _show_problem(self, field: str, message: str):
+        self.error_field, self.error_message = field, message
+        return rx.toast.error(message, id=OUTCOME_TOAST)
+
+    @rx.event
+    async def submit(self, form_data: ApplicationFormData):
+        """Send the application; on success the member sees their (pending) portal."""
+        if self.submitting:
+            return
+        user = await self.current_user()
+        if user is None:
+            yield [rx.toast.error(messages.SIGN_IN_TO_APPLY), self.sign_in_redirect(APPLY_PATH)]
+            return
+        self.submitting = True
+        self.error_field = self.error_message = ""
+        yield
+        try:
+            await run_in_session(
+                service.apply,
+                user.id,
+                _text(form_data.get("display_name")),
+                _text(form_data.get("short_code")),
+                _text(form_data.get("promo_code")),
+            )
+        except service.ApplicationInvalid as problem:
+            yield self._show_problem(problem.field, problem.message)
+        except DomainError as refusal:
+            if refusal.code == service.ALREADY_PARTNER:
+                yield [rx.toast.info(refusal.message, id=OUTCOME_TOAST), rx.redirect(PORTAL_PATH)]
+            else:
+                field = REFUSED_FIELDS.get(refusal.code, "")
+                yield self._show_problem(field, refusal.message)
+        except Exception:
+            log.exception("Submitting a partner application failed unexpectedly")
+            yield rx.toast.error(messages.FAILED_TO_SUBMIT_APPLICATION, id=OUTCOME_TOAST)
+        else:
+            yield [
+                rx.toast.success(messages.APPLICATION_SUBMITTED, id=OUTCOME_TOAST),
+                rx.redirect(PORTAL_PATH),
+            ]
+        finally:
+            self.submitting = False
+
+
+# ---------------------------------------------------------------------------
+# /partners/portal
+# ---------------------------------------------------------------------------
+@dataclasses.dataclass
+class ConversionRow:
+    """One line of the recent conversions table."""
+
+    id: str = ""
+    date: str = ""
+    amount: str = ""
+    commission: str = ""
+    status: str = ""
+    status_label: str = ""
+
+
+def conversion_row(conversion: PartnerConversion) -> ConversionRow:
+    return ConversionRow(
+        id=str(conversion.id),
+        date=date_label(conversion.created_at),
+        amount=format_amount(conversion.amount),
+        commission=format_amount(conversion.commission),
+        status=conversion.status,
+        status_label=messages.PARTNER_CONVERSION_STATUS_LABELS.get(
+            conversion.status, conversion.status
+        ),
+    )
+
+
+class PartnerPortalState(AuthState):
+    """The partner's own account and latest conversions."""
+
+    loaded: bool = False
+    status: str = ""
+    status_label: str = ""
+    status_colour: str = OTHER_STATUS_COLOUR
+    clicks: int = 0
+    conversion_count: int = 0
+    total_earned: str = ""
+    tier_name: str = ""
+    commission: str = ""
+    referral_link: str = ""
+    promo_code: str = ""
+    conversions: list[ConversionRow] = []
+
+    def _show(self, view: service.PortalView) -> None:
+        account = view.account
+        self.status = account.status
+        self.status_label = messages.PARTNER_STATUS_LABELS.get(account.status, account.status)
+        self.status_colour = STATUS_COLOURS.get(account.status, OTHER_STATUS_COLOUR)
+        self.clicks = account.total_clicks
+        self.conversion_count = account.total_conversions
+        self.total_earned = format_amount(account.total_earned)
+        self.tier_name = view.terms.name
+        self.commission = messages.PARTNERS_TIER_COMMISSION.format(
+            percent=view.terms.commission_percent
+        )
+        self.referral_link = referral_link(account.code)
+        self.promo_code = account.promo_code
+        self.conversions = [conversion_row(item) for item in view.conversions]
+
+    @rx.event
+    async def open_page(self):
+        """on_load: visitors sign in first; members without an account go to apply."""
+        self.loaded = False
+        user = await self.current_user()
+        if user is None:
+            return self.sign_in_redirect(PORTAL_PATH)
+        try:
+            view = await run_in_session(service.portal, user.id)
+        except Exception:
+            log.exception("Loading the partner portal failed")
+            return rx.toast.error(messages.FAILED_TO_LOAD_PARTNER_DATA)
+        if view is None:
+            return rx.redirect(APPLY_PATH)
+        self._show(view)
+        self.loaded = True
+        return None
+
+
+# ---------------------------------------------------------------------------
+# /partners/leaderboard
+# ---------------------------------------------------------------------------
+@dataclasses.dataclass
+class LeaderRow:
+    """One approved partner on the public leaderboard."""
+
+    rank: int = 0
+    display_name: str = ""
+    tier: str = ""
+    tier_name: str = ""
+    total_earned: str = ""
+
+
+def leader_row(entry: service.LeaderboardEntry) -> LeaderRow:
+    return LeaderRow(
+        rank=entry.rank,
+        display_name=entry.display_name,
+        tier=entry.tier.key,
+        tier_name=entry.tier.name,
+        total_earned=format_amount(entry.total_earned),
+    )
+
+
+class PartnerLeaderboardState(AuthState):
+    """The top 10 approved partners by total earned."""
+
+    leaders: list[LeaderRow] = []
+    loaded: bool = False
+
+    @rx.event
+    async def open_page(self):
+        """on_load: anyone may look."""
+        await self.current_user()
+        try:
+            entries = await run_in_session(service.leaderboard)
+        except Exception:
+            log.exception("Loading the partner leaderboard failed")
+            return rx.toast.error(messages.FAILED_TO_LOAD_PARTNERS)
+        finally:
+            self.loaded = True
+        self.leaders = [leader_row(entry) for entry in entries]
+        return None
