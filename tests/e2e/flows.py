@@ -11,9 +11,13 @@ from pathlib import Path
 from playwright.sync_api import expect
 from sqlmodel import Session, select
 
+from prettyscore.accounts import service as accounts
 from prettyscore.accounts.models import User
+from prettyscore.billing.checkout import format_amount
 from prettyscore.core import messages
+from prettyscore.core.constants import PREMIUM_MONTHLY_CENTS
 from prettyscore.core.db import make_engine, session_scope
+from prettyscore.partners.programme import AFFILIATE_COOKIE
 
 
 def unique_email(prefix: str) -> str:
@@ -79,6 +83,49 @@ def new_member(page, base_url: str, prefix: str = "member") -> str:
     wait_until_ready(page)  # as a person would: the dashboard has finished loading
     page.get_by_test_id("dashboard-email").wait_for()
     return address
+
+
+def new_admin(page, app_server, prefix: str = "admin") -> str:
+    """Sign up a new member in this browser context and give them the admin role, as
+    the role is granted outside the app (a user_roles row)."""
+    address = new_member(page, app_server.base_url, prefix)
+    with with_app_database(app_server) as db:
+        accounts.grant_role(db, address)
+    return address
+
+
+def subscribe_to_premium(page, base_url: str) -> None:
+    """As a signed-in member: subscribe on /premium and pay in the built-in test checkout."""
+    open_page(page, f"{base_url}/premium")
+    page.get_by_role("button", name=messages.PREMIUM_SUBSCRIBE).click()
+    page.wait_for_url(re.compile(r"/checkout/test/?\?session=\w+$"))
+    price = format_amount(PREMIUM_MONTHLY_CENTS)
+    page.get_by_role("button", name=messages.TEST_CHECKOUT_PAY.format(amount=price)).click()
+    wait_for_path(page, "/premium", "?success=true")
+
+
+def unique_code(prefix: str) -> str:
+    """A partner short code no other test uses: ``prefix`` then random, 10 characters."""
+    return (prefix + uuid.uuid4().hex[:10]).upper()[:10]
+
+
+def fill_partner_application(
+    page, base_url: str, name: str, typed_code: str, typed_promo: str
+) -> None:
+    """From /partners, 'Apply Now', then type the application (not yet submitted)."""
+    open_page(page, f"{base_url}/partners")
+    page.get_by_role("link", name=messages.PARTNERS_APPLY_NOW).first.click()
+    wait_for_path(page, "/partners/apply")
+    wait_until_ready(page)
+    form = page.get_by_test_id("partner-application-form")
+    form.get_by_label(messages.PARTNER_DISPLAY_NAME).fill(name)
+    form.get_by_label(messages.PARTNER_SHORT_CODE).press_sequentially(typed_code)
+    form.get_by_label(messages.PARTNER_PROMO_CODE).press_sequentially(typed_promo)
+
+
+def affiliate_cookies(context) -> list[dict]:
+    """The browser's ``affiliate_code`` cookies (none, or the referral link's one)."""
+    return [cookie for cookie in context.cookies() if cookie["name"] == AFFILIATE_COOKIE]
 
 
 def astronaut_jpeg(folder) -> Path:

@@ -12,6 +12,7 @@ from prettyscore.accounts import service as accounts
 from prettyscore.core import messages
 from prettyscore.partners.models import PartnerAccount, PartnerConversion
 from tests.e2e.flows import (
+    new_admin,
     new_member,
     open_page,
     unique_email,
@@ -53,13 +54,6 @@ def conversion_statuses(app_server, account: PartnerAccount) -> list[str]:
     with with_app_database(app_server) as db:
         query = select(PartnerConversion.status).where(PartnerConversion.partner_id == account.id)
         return sorted(db.exec(query).all())
-
-
-def new_admin(page, app_server) -> str:
-    address = new_member(page, app_server.base_url, "admin")
-    with with_app_database(app_server) as db:
-        accounts.grant_role(db, address)
-    return address
 
 
 def test_an_admin_approves_a_partner_sets_pro_and_pays_them(page, app_server):

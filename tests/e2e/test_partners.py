@@ -17,10 +17,14 @@ from prettyscore.core import messages
 from prettyscore.partners.models import PartnerAccount
 from prettyscore.partners.programme import APPROVED, TIERS
 from tests.e2e.flows import (
+    affiliate_cookies,
+    fill_partner_application,
     fill_sign_up,
     member_id,
     new_member,
     open_page,
+    subscribe_to_premium,
+    unique_code,
     unique_email,
     wait_for_path,
     wait_until_ready,
@@ -30,10 +34,6 @@ from tests.e2e.flows import (
 pytestmark = pytest.mark.e2e
 
 SIXTY_DAYS = 60 * 24 * 60 * 60
-
-
-def unique_code(prefix: str) -> str:
-    return (prefix + uuid.uuid4().hex[:10]).upper()[:10]
 
 
 def test_a_visitor_reads_the_programme_and_the_leaderboard(page, app_server):
@@ -95,17 +95,6 @@ def new_database_member(db) -> uuid.UUID:
     return user.id
 
 
-def apply_as_partner(page, base: str, name: str, typed_code: str, typed_promo: str) -> None:
-    open_page(page, f"{base}/partners")
-    page.get_by_role("link", name=messages.PARTNERS_APPLY_NOW).first.click()
-    wait_for_path(page, "/partners/apply")
-    wait_until_ready(page)
-    form = page.get_by_test_id("partner-application-form")
-    form.get_by_label(messages.PARTNER_DISPLAY_NAME).fill(name)
-    form.get_by_label(messages.PARTNER_SHORT_CODE).press_sequentially(typed_code)
-    form.get_by_label(messages.PARTNER_PROMO_CODE).press_sequentially(typed_promo)
-
-
 def test_a_visitor_is_asked_to_sign_in_to_apply(page, app_server):
     page.goto(f"{app_server.base_url}/partners/apply")
     expect(page.get_by_text(messages.SIGN_IN_TO_APPLY)).to_be_visible()
@@ -117,7 +106,7 @@ def test_a_member_applies_is_pending_then_earns_from_a_referral(page, new_contex
     partner_email = new_member(page, base, "partner")
     code = unique_code("ME")
     typed = code[:3].lower() + "-" + code[3:].lower() + "!X"  # lower case, symbols, too long
-    apply_as_partner(page, base, "Anna Partner", typed, "summer")
+    fill_partner_application(page, base, "Anna Partner", typed, "summer")
     form = page.get_by_test_id("partner-application-form")
     expect(form.get_by_label(messages.PARTNER_SHORT_CODE)).to_have_value(code)
     promo = "SUMMER" + uuid.uuid4().hex[:6].upper()
@@ -147,7 +136,7 @@ def test_a_member_applies_is_pending_then_earns_from_a_referral(page, new_contex
     visitor = new_context().new_page()
     visitor.goto(f"{base}/r/{code}")
     wait_for_path(visitor, "/")
-    assert not [c for c in visitor.context.cookies() if c["name"] == "affiliate_code"]
+    assert not affiliate_cookies(visitor.context)
 
     with with_app_database(app_server) as db:  # the admin approves the application
         account = db.exec(select(PartnerAccount).where(PartnerAccount.code == code)).one()
@@ -158,7 +147,7 @@ def test_a_member_applies_is_pending_then_earns_from_a_referral(page, new_contex
 
     visitor.goto(f"{base}/r/{code.lower()}")
     wait_for_path(visitor, "/")
-    (cookie,) = [c for c in visitor.context.cookies() if c["name"] == "affiliate_code"]
+    (cookie,) = affiliate_cookies(visitor.context)
     assert (cookie["value"], cookie["path"], cookie["httpOnly"]) == (code, "/", True)
     assert abs(cookie["expires"] - (time.time() + SIXTY_DAYS)) < 120
     open_page(visitor, f"{base}/auth")
@@ -170,11 +159,7 @@ def test_a_member_applies_is_pending_then_earns_from_a_referral(page, new_contex
         assert referred_by == account.id
 
     # The referred member subscribes (test checkout): the partner earns 15% of $9.99.
-    open_page(visitor, f"{base}/premium")
-    visitor.get_by_role("button", name=messages.PREMIUM_SUBSCRIBE).click()
-    visitor.wait_for_url(re.compile(r"/checkout/test/?\?session=\w+$"))
-    visitor.get_by_role("button", name=messages.TEST_CHECKOUT_PAY.format(amount="$9.99")).click()
-    wait_for_path(visitor, "/premium", "?success=true")
+    subscribe_to_premium(visitor, base)
 
     open_page(page, f"{base}/partners/portal")
     expect(badge).to_have_text("Approved")

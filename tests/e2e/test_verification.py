@@ -7,12 +7,12 @@ import uuid
 import pytest
 from playwright.sync_api import expect
 
-from prettyscore.accounts import service as accounts
 from prettyscore.core import messages
 from prettyscore.photos.models import Photo
 from prettyscore.verification import service as verification
 from tests.e2e.flows import (
     member_id,
+    new_admin,
     new_member,
     open_page,
     wait_for_path,
@@ -59,9 +59,7 @@ def ask_for_verification(page, base: str, name: str) -> None:
 
 def review(page, app_server, address: str, button: str, notes: str) -> None:
     """As a new admin: open /admin/verification and review the member's request."""
-    admin = new_member(page, app_server.base_url, "admin")
-    with with_app_database(app_server) as db:
-        accounts.grant_role(db, admin)
+    new_admin(page, app_server)
     open_page(page, f"{app_server.base_url}/admin/verification")
     card = page.locator(
         f'[data-testid="verification-request"]'
