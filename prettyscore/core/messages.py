@@ -800,7 +800,6 @@ TITLE_PARTNER_PORTAL = "Partner Portal"
 TITLE_PARTNER_LEADERBOARD = "Partner Leaderboard"
 PARTNER_PORTAL_SUBTITLE = "Your referrals, conversions and earnings"
 PARTNER_LEADERBOARD_SUBTITLE = "Our top partners by total earned"
-PARTNER_STATUS_LABELS = {"pending": "Pending", "approved": "Approved", "suspended": "Suspended"}
 PARTNER_CLICKS = "Clicks"
 PARTNER_CONVERSIONS = "Conversions"
 PARTNER_TOTAL_EARNED = "Total Earned"
