@@ -85,6 +85,10 @@ def test_parse_key_and_urls(store, member):
     assert key_from_url(None) is None
 
 
+# A fixed owner id, so that every run (and every parallel worker) names these cases alike.
+SOME_OWNER = uuid.UUID("3f1c9a52-7d4e-4b8a-9c61-2e5f0a7b8d94")
+
+
 @pytest.mark.parametrize(
     "key",
     [
@@ -92,15 +96,15 @@ def test_parse_key_and_urls(store, member):
         "u/../../secret_key",
         "/etc/passwd",
         "u\\..\\..\\secret_key",
-        f"u/{uuid.uuid4()}/../../../etc/passwd",
-        f"u/{uuid.uuid4()}/{'A' * 32}.jpg/..",
-        f"u/{uuid.uuid4()}/{'A' * 31}.jpg",  # too short a token
-        f"u/{uuid.uuid4()}/{'A' * 32}.exe",  # unknown extension
-        f"u/{str(uuid.uuid4()).upper()}/{'A' * 32}.jpg",
-        f"x/{uuid.uuid4()}/{'A' * 32}.jpg",  # unknown prefix
+        f"u/{SOME_OWNER}/../../../etc/passwd",
+        f"u/{SOME_OWNER}/{'A' * 32}.jpg/..",
+        f"u/{SOME_OWNER}/{'A' * 31}.jpg",  # too short a token
+        f"u/{SOME_OWNER}/{'A' * 32}.exe",  # unknown extension
+        f"u/{str(SOME_OWNER).upper()}/{'A' * 32}.jpg",
+        f"x/{SOME_OWNER}/{'A' * 32}.jpg",  # unknown prefix
         f"v/{'a' * 31}/{'A' * 32}.jpg",
-        f"u/{uuid.uuid4()}/{'A' * 32}.jpg\n",
-        f"u/{uuid.uuid4()}",
+        f"u/{SOME_OWNER}/{'A' * 32}.jpg\n",
+        f"u/{SOME_OWNER}",
         "",
     ],
 )
