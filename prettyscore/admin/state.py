@@ -61,6 +61,19 @@ def _events(*events: Any) -> list:
     return [event for event in events if event is not None]
 
 
+async def _outcome(action: Callable, *args: Any, done: str, failed: str, what: str):
+    """Run one admin action in its own transaction and say how it went: ``done`` on
+    success, the service's own refusal, or ``failed`` (with the error logged as ``what``)."""
+    try:
+        await run_in_session(action, *args)
+    except DomainError as refused:
+        return rx.toast.error(refused.message)
+    except Exception:
+        log.exception("%s failed", what)
+        return rx.toast.error(failed)
+    return rx.toast.success(done)
+
+
 # ---------------------------------------------------------------------------
 # /admin/partners
 # ---------------------------------------------------------------------------
@@ -140,15 +153,15 @@ class PartnersAdminState(AuthState):
         admin, refusal = await _admin_or_refusal(self, messages.ACCESS_DENIED_ADMIN_ONLY)
         if admin is None:
             return refusal
-        try:
-            await run_in_session(action, admin.id, partner_id, choice)
-        except DomainError as refused:
-            outcome = rx.toast.error(refused.message)
-        except Exception:
-            log.exception("Changing partner %s failed", partner_id)
-            outcome = rx.toast.error(messages.UNEXPECTED_ERROR)
-        else:
-            outcome = rx.toast.success(done)
+        outcome = await _outcome(
+            action,
+            admin.id,
+            partner_id,
+            choice,
+            done=done,
+            failed=messages.UNEXPECTED_ERROR,
+            what=f"Changing partner {partner_id}",
+        )
         return _events(outcome, await self._reload(admin))
 
     @rx.event
@@ -262,14 +275,14 @@ class PayoutsAdminState(AuthState):
         self.paying = partner_id
         yield
         try:
-            await run_in_session(partners.mark_paid, admin.id, partner_id)
-        except DomainError as refused:
-            outcome = rx.toast.error(refused.message)
-        except Exception:
-            log.exception("Marking partner %s paid failed", partner_id)
-            outcome = rx.toast.error(messages.UNEXPECTED_ERROR)
-        else:
-            outcome = rx.toast.success(messages.PAYOUT_MARKED_SENT)
+            outcome = await _outcome(
+                partners.mark_paid,
+                admin.id,
+                partner_id,
+                done=messages.PAYOUT_MARKED_SENT,
+                failed=messages.UNEXPECTED_ERROR,
+                what=f"Marking partner {partner_id} paid",
+            )
         finally:
             self.paying = ""
         yield _events(outcome, await self._reload(admin))
@@ -358,14 +371,15 @@ class VerificationAdminState(AuthState):
             return refusal
         self.reviewing = request_id
         try:
-            await run_in_session(action, admin.id, request_id, self.notes.get(request_id))
-        except DomainError as refused:
-            outcome = rx.toast.error(refused.message)
-        except Exception:
-            log.exception("Reviewing verification request %s failed", request_id)
-            outcome = rx.toast.error(failed)
-        else:
-            outcome = rx.toast.success(done)
+            outcome = await _outcome(
+                action,
+                admin.id,
+                request_id,
+                self.notes.get(request_id),
+                done=done,
+                failed=failed,
+                what=f"Reviewing verification request {request_id}",
+            )
         finally:
             self.reviewing = ""
         return _events(outcome, await self._reload(admin))
