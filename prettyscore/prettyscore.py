@@ -11,6 +11,7 @@ from starlette.applications import Starlette
 
 from prettyscore.accounts import pages as accounts_pages
 from prettyscore.admin import pages as admin_pages
+from prettyscore.api.app import rest_api
 from prettyscore.billing import pages as billing_pages
 from prettyscore.billing.api import billing_routes
 from prettyscore.chat import pages as chat_pages
@@ -38,6 +39,8 @@ app = rx.App(
         # Our own routes: stored photos, served only to those who may see them,
         # Stripe's signed payment events, and partners' referral links.
         Starlette(routes=media_routes() + billing_routes() + partner_routes()),
+        # The public REST API: /auth/v1 (Supabase Auth compatible), /functions/v1/{name}.
+        rest_api(),
         # Outermost: upload bodies are cut off at the limit while they arrive.
         partial(limit_request_body, max_bytes=MAX_UPLOAD_BYTES),
     ],

@@ -2,6 +2,13 @@
 
 Thin by design: read the form, call the accounts service on a worker thread, keep the
 returned tokens, toast the documents' text and redirect. The rules live in the service.
+
+The sign-in, sign-up and recovery forms keep the API's rate limits (``throttle``), in the
+same budgets; a refused attempt shows when to try again and does nothing else.
+
+A member with a verified authenticator signs in in two steps: the password opens an aal1
+session whose tokens stay on the server (backend-only vars, never sent to the browser),
+and only a correct code from the authenticator turns it into the signed-in session.
 """
 
 from __future__ import annotations
@@ -10,27 +17,54 @@ import logging
 
 import reflex as rx
 
-from prettyscore.accounts import service
+from prettyscore.accounts import mfa, service, throttle
+from prettyscore.accounts.service import SessionTokens
 from prettyscore.accounts.state import AuthState, safe_next_path
 from prettyscore.core import messages
 from prettyscore.core.db import run_in_session
 from prettyscore.core.errors import DomainError
 from prettyscore.core.mail import get_mailer
+from prettyscore.core.member_limits import refusal_text
+from prettyscore.core.rate_limits import RateLimited
 from prettyscore.partners import referrals
 
 log = logging.getLogger(__name__)
 
 
-def _request_recovery(db, email: str | None) -> bool:
-    """The recovery request through the configured mailer; True once handled."""
-    service.request_password_recovery(db, email, get_mailer())
+def _second_step_choices(db, user_id) -> list[dict[str, str]]:
+    """The authenticators a sign-in may be completed with (none: no second step)."""
+    return [
+        {"id": str(factor.id), "name": factor.friendly_name or messages.SECURITY_UNNAMED_FACTOR}
+        for factor in mfa.verified_totp_factors(db, user_id)
+    ]
+
+
+def _request_recovery(db, email: str | None, client: str) -> bool:
+    """The recovery request through the configured mailer, within the API's mail limits
+    (checked before the email is looked up: known and unknown alike); True once handled."""
+    address = service.normalize_email(email)
+    throttle.before_mail(address, client)
+    service.request_password_recovery(db, address, get_mailer())
     return True
+
+
+def _sign_up(db, email: str | None, password: str | None, *, client: str, **options):
+    """A sign-up counted against the address's budget, as the API counts it (a form
+    missing its email or password is refused by the service without being counted)."""
+    if (email or "").strip() and password:
+        throttle.before_sign_up(client)
+    return referrals.sign_up_with_referral(db, email, password, **options)
 
 
 class FormState(AuthState):
     """What the account forms share: one submission at a time, and how a failure shows."""
 
     submitting: bool = False
+
+    def _client_address(self) -> str:
+        """The browser's address, as the rate limits count it (the API's "unknown" when
+        the connection did not tell)."""
+        return self.router.session.client_ip or "unknown"
 
     async def _call(self, action, *args, fallback: str, **kwargs):
         """Run a service call unless one is running; returns (result, None) or (None, the
@@ -40,6 +74,8 @@ class FormState(AuthState):
         self.submitting = True
         try:
             return await run_in_session(action, *args, **kwargs), None
+        except RateLimited as error:
+            return None, rx.toast.error(refusal_text(messages.TOO_MANY_ATTEMPTS, error.retry_after))
         except DomainError as error:
             return None, rx.toast.error(error.message)
         except Exception:
@@ -50,10 +86,15 @@ class FormState(AuthState):
 
 
 class AuthFormState(FormState):
-    """The sign-in / sign-up card."""
+    """The sign-in / sign-up card, and the sign-in's second step."""
 
     sign_in_email: str = ""
     last_login_email: str = rx.LocalStorage("", name="lastLoginEmail")
+    # The second step: shown while a password session waits for its authenticator code.
+    second_step: bool = False
+    second_step_factors: list[dict[str, str]] = []
+    _pending_access_token: str = ""
+    _pending_refresh_token: str = ""
 
     def _next_path(self) -> str:
         return safe_next_path(self.router.url.query_parameters.get("next"))
@@ -61,7 +102,7 @@ class AuthFormState(FormState):
     @rx.event
     async def open_page(self):
         """on_load of /auth: a session goes straight on; otherwise prefill the last email."""
-        if await self.current_user() is not None:
+        if await self._current_user() is not None:
             return rx.redirect(self._next_path())
         # The visitor may already be typing (or have switched tabs) when this arrives:
         # fill only what is still empty, never undo what they did.
@@ -74,17 +115,68 @@ class AuthFormState(FormState):
 
     @rx.event
     async def submit_sign_in(self, form: dict):
-        """Sign in; remember the email in this browser for next time."""
-        return await self._authenticate(service.sign_in, form, messages.WELCOME_BACK)
+        """Sign in; remember the email in this browser for next time. A member with an
+        authenticator is asked for its code before the session is theirs."""
+        return await self._authenticate(
+            throttle.password_sign_in,
+            form,
+            messages.WELCOME_BACK,
+            client=self._client_address(),
+        )
+
+    @rx.event
+    async def submit_second_step(self, form: dict):
+        """Check the authenticator's code; a correct one completes the sign-in."""
+        if self.submitting or not self._pending_access_token:
+            return None
+        self.submitting = True
+        try:
+            tokens = await run_in_session(
+                mfa.complete_sign_in,
+                self._pending_access_token,
+                self._pending_refresh_token,
+                form.get("code", ""),
+                self.router.session.client_ip,
+                form.get("factor_id") or None,
+            )
+        except DomainError as error:
+            if error.status == 401:  # the password session ended meanwhile: start over
+                self._forget_second_step()
+            return rx.toast.error(error.message)
+        except Exception:
+            log.exception("The sign-in's second step failed unexpectedly")
+            return rx.toast.error(messages.UNEXPECTED_ERROR)
+        finally:
+            self.submitting = False
+        self._forget_second_step()
+        return self._signed_in(tokens, messages.WELCOME_BACK)
+
+    @rx.event
+    async def cancel_second_step(self):
+        """Back to the password: the half-open session is closed, not left behind."""
+        pending = self._pending_access_token
+        self._forget_second_step()
+        if pending:
+            try:
+                await run_in_session(service.sign_out, pending, "local")
+            except Exception:
+                log.exception("Closing a half-open session failed")
+
+    def _forget_second_step(self) -> None:
+        self.second_step = False
+        self.second_step_factors = []
+        self._pending_access_token = ""
+        self._pending_refresh_token = ""
 
     @rx.event
     async def submit_sign_up(self, form: dict):
         """Create the account and sign in; a partner's referral cookie (sent with this
         browser's connection, never through the form) credits that partner."""
         return await self._authenticate(
-            referrals.sign_up_with_referral,
+            _sign_up,
             form,
             messages.ACCOUNT_CREATED,
+            client=self._client_address(),
             referral_code=referrals.referral_code_from_cookies(self.router.headers.cookie),
         )
 
@@ -99,9 +191,19 @@ class AuthFormState(FormState):
         )
         if tokens is None:
             return refusal
-        self.apply_tokens(tokens)
         self.last_login_email = tokens.email
         self.sign_in_email = tokens.email
+        choices = await run_in_session(_second_step_choices, tokens.user_id)
+        if choices:
+            self._pending_access_token = tokens.access_token
+            self._pending_refresh_token = tokens.refresh_token
+            self.second_step_factors = choices
+            self.second_step = True
+            return None
+        return self._signed_in(tokens, success_text)
+
+    def _signed_in(self, tokens: SessionTokens, success_text: str):
+        self._apply_tokens(tokens)
         return [rx.toast.success(success_text), rx.redirect(self._next_path())]
 
 
@@ -112,7 +214,10 @@ class ForgotPasswordState(FormState):
     async def submit(self, form: dict):
         """Mail a reset link; the answer is the same whether the email is known or not."""
         done, refusal = await self._call(
-            _request_recovery, form.get("email"), fallback=messages.UNEXPECTED_ERROR
+            _request_recovery,
+            form.get("email"),
+            self._client_address(),
+            fallback=messages.UNEXPECTED_ERROR,
         )
         if not done:
             return refusal
@@ -133,5 +238,5 @@ class ResetPasswordState(FormState):
         )
         if tokens is None:
             return refusal
-        self.apply_tokens(tokens)
+        self._apply_tokens(tokens)
         return [rx.toast.success(messages.PASSWORD_UPDATED), rx.redirect("/dashboard")]

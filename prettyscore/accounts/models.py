@@ -10,7 +10,7 @@ from __future__ import annotations
 import uuid
 from datetime import datetime
 
-from sqlalchemy import Index, UniqueConstraint
+from sqlalchemy import Index, Text, UniqueConstraint
 from sqlmodel import Field, SQLModel
 
 from prettyscore.core.model_types import (
@@ -51,6 +51,12 @@ class AuthSession(SQLModel, table=True):
     refreshed_at: datetime | None = timestamp_field()
     revoked_at: datetime | None = timestamp_field()
     revoked_reason: str | None = Field(default=None, max_length=32)
+    # How the user proved who they are in this session, oldest first, as the access
+    # token's ``amr`` claim shows it: [{"method": "password", "timestamp": 1700000000}].
+    amr: list = json_field(default_factory=list)
+    factor_id: uuid.UUID | None = foreign_key(
+        "mfa_factors.id", nullable=True, index=False, ondelete="SET NULL"
+    )
 
 
 class RefreshToken(SQLModel, table=True):
@@ -96,8 +102,75 @@ class MfaFactor(SQLModel, table=True):
     status: str = Field(default="unverified", max_length=12)  # unverified | verified
     secret: str | None = Field(default=None, max_length=128)
     phone: str | None = Field(default=None, max_length=32)
+    # The 30-second step of the last accepted code: a code is never accepted twice.
+    last_used_step: int | None = Field(default=None)
     created_at: datetime = created_at_field()
     updated_at: datetime = created_at_field()
+
+
+class MfaChallenge(SQLModel, table=True):
+    """A request to prove a factor; verified once, within a few minutes."""
+
+    __tablename__ = "mfa_challenges"
+
+    id: uuid.UUID = id_field()
+    factor_id: uuid.UUID = foreign_key("mfa_factors.id")
+    ip_address: str | None = Field(default=None, max_length=64)
+    created_at: datetime = created_at_field()
+    verified_at: datetime | None = timestamp_field()
+
+
+class SigningKey(SQLModel, table=True):
+    """An asymmetric key that signs access tokens; its public half is in the JWKS.
+
+    The newest key that is not retired signs; every key not yet past ``retired_at`` plus
+    the token lifetime still verifies, so a rotation never signs anyone out.
+    """
+
+    __tablename__ = "auth_signing_keys"
+
+    kid: str = Field(primary_key=True, max_length=64)
+    algorithm: str = Field(max_length=8)
+    private_key_pem: str = Field(sa_type=Text, nullable=False)
+    public_jwk: dict = json_field()
+    created_at: datetime = created_at_field()
+    retired_at: datetime | None = timestamp_field()
+
+
+class OneTimeToken(SQLModel, table=True):
+    """A secret mailed to a user: a 6-digit code or a link, stored by its SHA-256.
+
+    ``token_type``: signup, magiclink, recovery, email_change, reauthentication. Spent
+    once (``used_at``), within its lifetime.
+    """
+
+    __tablename__ = "auth_one_time_tokens"
+    __table_args__ = (Index("ix_auth_one_time_tokens_user_type", "user_id", "token_type"),)
+
+    id: uuid.UUID = id_field()
+    user_id: uuid.UUID = foreign_key("users.id", index=False)
+    token_type: str = Field(max_length=24)
+    token_hash: str = Field(max_length=64, index=True)
+    relates_to: str | None = Field(default=None, max_length=255)
+    expires_at: datetime = timestamp_field(nullable=False)
+    used_at: datetime | None = timestamp_field()
+    created_at: datetime = created_at_field()
+
+
+class FlowState(SQLModel, table=True):
+    """A PKCE sign-in: the auth code sent in a link, exchanged once with its verifier."""
+
+    __tablename__ = "auth_flow_states"
+
+    id: uuid.UUID = id_field()
+    user_id: uuid.UUID = foreign_key("users.id")
+    auth_code_hash: str = Field(max_length=64, unique=True)
+    code_challenge: str = Field(max_length=128)
+    code_challenge_method: str = Field(max_length=8)  # s256 | plain
+    authentication_method: str = Field(max_length=24)
+    expires_at: datetime = timestamp_field(nullable=False)
+    used_at: datetime | None = timestamp_field()
+    created_at: datetime = created_at_field()
 
 
 class UserRole(SQLModel, table=True):

@@ -1,10 +1,12 @@
-"""Pages of the accounts area: /auth (sign in, sign up, forgot password) and /auth/reset."""
+"""Pages of the accounts area: /auth (sign in with its second step, sign up, forgot
+password), /auth/reset, and /account/security (authenticator apps)."""
 
 from __future__ import annotations
 
 import reflex as rx
 
 from prettyscore.accounts.forms import AuthFormState, ForgotPasswordState, ResetPasswordState
+from prettyscore.accounts.security_state import SecurityState
 from prettyscore.accounts.state import AuthState
 from prettyscore.core import messages
 from prettyscore.ui.layout import page_layout
@@ -114,12 +116,82 @@ def auth_page() -> rx.Component:
         width="100%",
     )
     return page_layout(
-        _card(
-            rx.heading(messages.AUTH_HEADING, size="7", text_align="center", width="100%"),
-            rx.text(messages.AUTH_SUBTITLE, color_scheme="gray", text_align="center", width="100%"),
-            tabs,
+        rx.cond(
+            AuthFormState.second_step,
+            _card(*_second_step()),
+            _card(
+                rx.heading(messages.AUTH_HEADING, size="7", text_align="center", width="100%"),
+                rx.text(
+                    messages.AUTH_SUBTITLE, color_scheme="gray", text_align="center", width="100%"
+                ),
+                tabs,
+            ),
         )
     )
+
+
+def _code_field() -> rx.Component:
+    """Six digits from the authenticator app: the phone's numeric keypad, and the
+    browser may fill it from a one-time-code source."""
+    return _field(
+        "code",
+        messages.MFA_CODE_LABEL,
+        auto_complete="one-time-code",
+        input_mode="numeric",
+        max_length=10,
+    )
+
+
+def _factor_choice() -> rx.Component:
+    """Which authenticator, for a member who has more than one."""
+    return rx.cond(
+        AuthFormState.second_step_factors.length() > 1,
+        rx.select.root(
+            rx.select.trigger(aria_label=messages.MFA_CHOOSE_FACTOR, width="100%"),
+            rx.select.content(
+                rx.foreach(
+                    AuthFormState.second_step_factors,
+                    lambda factor: rx.select.item(factor["name"], value=factor["id"]),
+                )
+            ),
+            name="factor_id",
+            default_value=AuthFormState.second_step_factors[0]["id"],
+            size="3",
+        ),
+    )
+
+
+def _code_form(*leading: rx.Component, busy, on_submit, on_cancel) -> rx.Component:
+    """An authenticator code with Verify and Cancel (sign-in's second step, enrolment)."""
+    return rx.form(
+        rx.vstack(
+            *leading,
+            _code_field(),
+            _submit(messages.MFA_VERIFY, busy),
+            rx.button(
+                messages.MFA_CANCEL, type="button", variant="ghost", size="2", on_click=on_cancel
+            ),
+            spacing="3",
+            width="100%",
+        ),
+        on_submit=on_submit,
+        reset_on_submit=True,
+        width="100%",
+    )
+
+
+def _second_step() -> list[rx.Component]:
+    """After a correct password, for a member with an authenticator: its code."""
+    return [
+        rx.heading(messages.MFA_STEP_HEADING, size="6", text_align="center", width="100%"),
+        rx.text(messages.MFA_STEP_PROMPT, color_scheme="gray", text_align="center", width="100%"),
+        _code_form(
+            _factor_choice(),
+            busy=AuthFormState.submitting,
+            on_submit=AuthFormState.submit_second_step,
+            on_cancel=AuthFormState.cancel_second_step,
+        ),
+    ]
 
 
 def forgot_page() -> rx.Component:
@@ -173,6 +245,101 @@ def reset_page() -> rx.Component:
     )
 
 
+def _factor_row(factor) -> rx.Component:
+    return rx.hstack(
+        rx.icon("smartphone", size=18),
+        rx.text(factor["name"], weight="medium"),
+        rx.badge(
+            factor["label"],
+            color_scheme=rx.cond(factor["status"] == "verified", "green", "gray"),
+        ),
+        rx.spacer(),
+        rx.button(
+            messages.SECURITY_REMOVE,
+            variant="soft",
+            color_scheme="red",
+            size="2",
+            loading=SecurityState.working,
+            on_click=SecurityState.remove_factor(factor["id"]),
+            aria_label=f"{messages.SECURITY_REMOVE} " + factor["name"].to(str),
+        ),
+        align="center",
+        width="100%",
+        data_testid="security-factor",
+    )
+
+
+def _factor_list() -> rx.Component:
+    return rx.cond(
+        SecurityState.factors.length() > 0,
+        rx.vstack(rx.foreach(SecurityState.factors, _factor_row), spacing="3", width="100%"),
+        rx.text(messages.SECURITY_NO_FACTORS, size="2", color_scheme="gray"),
+    )
+
+
+def _enrolment_start() -> rx.Component:
+    return rx.form(
+        rx.vstack(
+            rx.input(
+                name="name",
+                placeholder=messages.SECURITY_FACTOR_NAME_LABEL,
+                aria_label=messages.SECURITY_FACTOR_NAME_LABEL,
+                max_length=100,
+                size="3",
+                width="100%",
+            ),
+            _submit(messages.SECURITY_ADD_FACTOR, SecurityState.working),
+            spacing="3",
+            width="100%",
+        ),
+        on_submit=SecurityState.start_enrolment,
+        reset_on_submit=True,
+        width="100%",
+    )
+
+
+def _enrolment_in_progress() -> rx.Component:
+    """The QR code and the secret, then the first code from the app."""
+    return rx.vstack(
+        rx.text(messages.SECURITY_SCAN_PROMPT, size="2"),
+        rx.center(
+            rx.image(
+                src=SecurityState.enrolment_qr_src,
+                alt=messages.SECURITY_QR_ALT,
+                width="180px",
+                height="180px",
+            ),
+            width="100%",
+        ),
+        rx.text(messages.SECURITY_SECRET_LABEL, size="2", color_scheme="gray"),
+        rx.code(
+            SecurityState.enrolment_secret,
+            data_testid="totp-secret",
+            style={"word_break": "break-all", "user_select": "all"},
+        ),
+        _code_form(
+            busy=SecurityState.working,
+            on_submit=SecurityState.confirm_enrolment,
+            on_cancel=SecurityState.cancel_enrolment,
+        ),
+        spacing="3",
+        width="100%",
+    )
+
+
+def security_page() -> rx.Component:
+    """/account/security: the member's authenticator apps."""
+    return page_layout(
+        _card(
+            rx.heading(messages.TITLE_SECURITY, size="7"),
+            rx.text(messages.SECURITY_SUBTITLE, color_scheme="gray"),
+            rx.heading(messages.SECURITY_FACTORS_HEADING, size="4"),
+            _factor_list(),
+            rx.cond(SecurityState.enrolling, _enrolment_in_progress(), _enrolment_start()),
+        )
+    )
+
+
 def register(app: rx.App) -> None:
     """Add the accounts pages to the app."""
     app.add_page(
@@ -189,4 +356,10 @@ def register(app: rx.App) -> None:
         route="/auth/reset",
         title="Reset password | PrettyScore",
         on_load=AuthState.load_session,
+    )
+    app.add_page(
+        security_page,
+        route="/account/security",
+        title=f"{messages.TITLE_SECURITY} | PrettyScore",
+        on_load=SecurityState.open_page,
     )

@@ -20,6 +20,7 @@ from sqlmodel import Session, select
 from prettyscore.accounts import passwords, tokens
 from prettyscore.accounts.models import (
     AuthSession,
+    MfaFactor,
     PasswordRecoveryToken,
     Profile,
     RefreshToken,
@@ -95,14 +96,30 @@ def check_password(password: str | None) -> str:
 # ---------------------------------------------------------------------------
 # Sign-up and sign-in
 # ---------------------------------------------------------------------------
-def sign_up(db: Session, email: str | None, password: str | None, *, user_agent=None):
-    """Create a member with a profile and sign them in. Emails are unique regardless of case."""
+def sign_up(
+    db: Session,
+    email: str | None,
+    password: str | None,
+    *,
+    user_agent=None,
+    user_metadata: dict | None = None,
+):
+    """Create a member with a profile and sign them in. Emails are unique regardless of case.
+
+    Sign-ups are confirmed at once (no confirmation mail), as the API's settings say.
+    """
     address = normalize_email(email)
     secret = check_password(password)
     if db.exec(select(User.id).where(User.email == address)).first() is not None:
         raise Conflict(messages.USER_ALREADY_REGISTERED, code="user_already_exists")
     now = utcnow()
-    user = User(email=address, password_hash=passwords.hash_password(secret), last_sign_in_at=now)
+    user = User(
+        email=address,
+        password_hash=passwords.hash_password(secret),
+        user_metadata=dict(user_metadata or {}),
+        email_confirmed_at=now,
+        last_sign_in_at=now,
+    )
     try:
         with db.begin_nested():
             db.add(user)
@@ -130,14 +147,23 @@ def sign_in(db: Session, email: str | None, password: str | None, *, user_agent=
     return _start_session(db, user, now=now, user_agent=user_agent)
 
 
-def _start_session(db: Session, user: User, *, now: datetime, user_agent=None) -> SessionTokens:
-    session = AuthSession(user_id=user.id, user_agent=(user_agent or "")[:512] or None)
+def _start_session(
+    db: Session, user: User, *, now: datetime, user_agent=None, method: str = "password"
+) -> SessionTokens:
+    """Open a session proved by ``method`` (password, otp, magiclink, recovery, ...)."""
+    session = AuthSession(
+        user_id=user.id,
+        user_agent=(user_agent or "")[:512] or None,
+        amr=[{"method": method, "timestamp": int(now.timestamp())}],
+    )
     db.add(session)
     db.flush()
-    return _issue_tokens(db, user, session, parent_id=None, now=now)
+    return issue_tokens(db, user, session, parent_id=None, now=now)
 
 
-def _issue_tokens(db, user: User, session: AuthSession, *, parent_id, now) -> SessionTokens:
+def issue_tokens(db, user: User, session: AuthSession, *, parent_id, now) -> SessionTokens:
+    """A new refresh token (child of ``parent_id``) and an access token for the session's
+    current assurance level and methods."""
     refresh_secret = tokens.new_secret()
     ttl = timedelta(seconds=get_settings().refresh_token_ttl_seconds)
     db.add(
@@ -150,7 +176,13 @@ def _issue_tokens(db, user: User, session: AuthSession, *, parent_id, now) -> Se
     )
     db.flush()
     access, expires_at = tokens.issue_access_token(
-        user_id=user.id, session_id=session.id, email=user.email, aal=session.aal, issued_at=now
+        db,
+        user_id=user.id,
+        session_id=session.id,
+        email=user.email,
+        aal=session.aal,
+        amr=session.amr or [{"method": "password", "timestamp": int(now.timestamp())}],
+        issued_at=now,
     )
     return SessionTokens(
         access_token=access,
@@ -187,7 +219,7 @@ def refresh_session(db: Session, refresh_token: str | None) -> SessionTokens:
     user = db.get(User, session.user_id)
     session.refreshed_at = now
     db.add(session)
-    return _issue_tokens(db, user, session, parent_id=record.id, now=now)
+    return issue_tokens(db, user, session, parent_id=record.id, now=now)
 
 
 def _find_refresh_token(db: Session, refresh_token: str | None) -> RefreshToken:
@@ -213,7 +245,7 @@ def _mark_spent(db: Session, token_id: uuid.UUID, now: datetime) -> bool:
 
 def resolve_user(db: Session, access_token: str | None) -> CurrentUser | None:
     """The user of a valid access token whose session is still open; None otherwise."""
-    claims = tokens.read_access_token(access_token or "")
+    claims = tokens.read_access_token(db, access_token or "")
     if claims is None:
         return None
     session = db.get(AuthSession, claims.session_id)
@@ -241,7 +273,7 @@ def sign_out(db: Session, access_token: str | None, scope: str = "local") -> Non
     """End this session (local), every session of the user (global), or all but this one."""
     if scope not in SIGN_OUT_SCOPES:
         raise ValidationFailed(f"Scope must be one of {', '.join(SIGN_OUT_SCOPES)}")
-    claims = tokens.read_access_token(access_token or "", verify_expiry=False)
+    claims = tokens.read_access_token(db, access_token or "", verify_expiry=False)
     if claims is None:
         return
     query = select(AuthSession.id).where(
@@ -273,6 +305,12 @@ def request_password_recovery(db: Session, email: str | None, mailer: Mailer) ->
     user = db.exec(select(User).where(User.email == address)).first()
     if user is None:
         return
+    link = recovery_page_link(db, user)
+    mailer.send(compose(user.email, messages.RECOVERY_MAIL_SUBJECT, recovery_mail_body(link)))
+
+
+def recovery_page_link(db: Session, user: User) -> str:
+    """A new single-use link to the /auth/reset page, valid for an hour."""
     settings = get_settings()
     secret, now = tokens.new_secret(), utcnow()
     db.add(
@@ -284,13 +322,18 @@ def request_password_recovery(db: Session, email: str | None, mailer: Mailer) ->
         )
     )
     db.flush()
-    link = f"{settings.public_url}/auth/reset?token={secret}"
-    body = (
+    return f"{settings.public_url}/auth/reset?token={secret}"
+
+
+def recovery_mail_body(link: str, code: str | None = None) -> str:
+    """The recovery mail: the link, and the 6-digit code when the API asked for one."""
+    code_text = f"Or enter this code in the app. Your code: {code}\n\n" if code else ""
+    return (
         "Someone asked to reset the password of your PrettyScore account.\n\n"
         f"Choose a new password here (the link works once, for one hour):\n{link}\n\n"
+        f"{code_text}"
         "If it wasn't you, ignore this message; your password stays as it is.\n"
     )
-    mailer.send(compose(user.email, messages.RECOVERY_MAIL_SUBJECT, body))
 
 
 def reset_password(db: Session, token: str | None, new_password: str | None, *, user_agent=None):
@@ -321,7 +364,28 @@ def reset_password(db: Session, token: str | None, new_password: str | None, *, 
         )
     )
     _revoke(db, list(open_sessions), reason="password_reset", now=now)
-    return _start_session(db, user, now=now, user_agent=user_agent)
+    return _start_session(db, user, now=now, user_agent=user_agent, method="recovery")
+
+
+def has_verified_factor(db: Session, user_id: uuid.UUID) -> bool:
+    """Whether the user has a verified second factor, so a full session needs aal2."""
+    query = select(MfaFactor.id).where(MfaFactor.user_id == user_id, MfaFactor.status == "verified")
+    return db.exec(query).first() is not None
+
+
+def lacks_second_factor(db: Session, user_id: uuid.UUID, aal: str) -> bool:
+    """Whether a session at ``aal`` is only half signed in: the member has an
+    authenticator and this session has not proved it. The pages, the API and the photo
+    route all treat such a session as signed out, or the password alone would open them."""
+    return aal != "aal2" and has_verified_factor(db, user_id)
+
+
+def resolve_member(db: Session, access_token: str | None) -> CurrentUser | None:
+    """The user of a valid access token whose session is fully signed in; None otherwise."""
+    user = resolve_user(db, access_token)
+    if user is None or lacks_second_factor(db, user.id, user.aal):
+        return None
+    return user
 
 
 # ---------------------------------------------------------------------------

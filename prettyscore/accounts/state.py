@@ -7,7 +7,7 @@ token is near expiry. Nothing the browser sends besides those tokens decides who
 
 Pages use ``signed_in``, ``user_email``, ``email_short``, ``is_admin``, the on_load
 events ``load_session`` / ``require_user``, and ``sign_out``. Other states call
-``await self.get_state(AuthState)`` and then ``await auth.current_user()``.
+``await self.get_state(AuthState)`` and then ``await auth._current_user()``.
 """
 
 from __future__ import annotations
@@ -43,7 +43,7 @@ def safe_next_path(raw: str | None, default: str = "/dashboard") -> str:
 
 
 def _identity(db, access_token: str) -> tuple[CurrentUser | None, bool]:
-    user = service.resolve_user(db, access_token)
+    user = service.resolve_member(db, access_token)
     return user, bool(user and service.has_role(db, user.id))
 
 
@@ -64,7 +64,7 @@ class AuthState(rx.State):
         return email if len(email) <= 24 else email[:21] + "..."
 
     # -- resolving the user ------------------------------------------------
-    async def current_user(self) -> CurrentUser | None:
+    async def _current_user(self) -> CurrentUser | None:
         """The signed-in user, renewing the tokens when needed; None when signed out."""
         user, is_admin = await run_in_session(_identity, self.access_token)
         if (user is None or service.needs_refresh(user)) and self.refresh_token:
@@ -73,23 +73,23 @@ class AuthState(rx.State):
             except DomainError:
                 fresh = None
             if fresh is not None:
-                self.apply_tokens(fresh)
+                self._apply_tokens(fresh)
                 user, is_admin = await run_in_session(_identity, fresh.access_token)
         if user is None:
-            self.clear_tokens()
+            self._clear_tokens()
         else:
             self.signed_in, self.user_email, self.is_admin = True, user.email, is_admin
         self.session_checked = True
         return user
 
-    def apply_tokens(self, tokens: SessionTokens) -> None:
+    def _apply_tokens(self, tokens: SessionTokens) -> None:
         """Keep a new session's tokens in the browser and show the user as signed in."""
         self.access_token = tokens.access_token
         self.refresh_token = tokens.refresh_token
         self.signed_in = True
         self.user_email = tokens.email
 
-    def clear_tokens(self) -> None:
+    def _clear_tokens(self) -> None:
         """Forget the session in this browser."""
         self.access_token = ""
         self.refresh_token = ""
@@ -97,7 +97,7 @@ class AuthState(rx.State):
         self.user_email = ""
         self.is_admin = False
 
-    def sign_in_redirect(self, path: str | None = None):
+    def _sign_in_redirect(self, path: str | None = None):
         """Send a signed-out visitor to /auth, coming back to ``path`` afterwards."""
         target = (path or self.router.url.path or "/").rstrip("/") or "/"
         return rx.redirect(f"/auth?next={quote(target, safe='/')}")
@@ -106,23 +106,23 @@ class AuthState(rx.State):
     @rx.event
     async def load_session(self):
         """on_load of every page: resolve the user from the tokens (renewing them)."""
-        await self.current_user()
+        await self._current_user()
 
     @rx.event
     async def require_user(self):
         """on_load of pages that need sign-in: go to /auth (and back) without a user."""
-        if await self.current_user() is None:
-            return self.sign_in_redirect()
+        if await self._current_user() is None:
+            return self._sign_in_redirect()
 
-    async def admin_user(self) -> CurrentUser | None:
+    async def _admin_user(self) -> CurrentUser | None:
         """The signed-in user if they are an admin (checked in the database), else None."""
-        user = await self.current_user()
+        user = await self._current_user()
         return user if user is not None and self.is_admin else None
 
     async def _guard_admin(self, denied_text: str):
-        user = await self.current_user()
+        user = await self._current_user()
         if user is None:
-            return self.sign_in_redirect()
+            return self._sign_in_redirect()
         if not self.is_admin:
             return [rx.toast.error(denied_text), rx.redirect("/")]
         return None
@@ -145,5 +145,5 @@ class AuthState(rx.State):
         except Exception:
             log.exception("Sign-out failed")
             return rx.toast.error(messages.FAILED_TO_SIGN_OUT)
-        self.clear_tokens()
+        self._clear_tokens()
         return [rx.toast.success(messages.SIGNED_OUT), rx.redirect("/auth")]

@@ -1,6 +1,7 @@
 """Token primitives: signed access tokens (JWT) and opaque secrets stored only as hashes.
 
-Access tokens are short-lived and self-contained, but every use is also checked against
+Access tokens are short-lived and self-contained (ES256, signed by a key of
+``keys.py`` and naming it in the ``kid`` header), but every use is also checked against
 the session row, so signing out takes effect at once. Refresh tokens and recovery links
 are random secrets; the database keeps their SHA-256 only, so a leaked database does not
 leak live sessions.
@@ -15,10 +16,11 @@ from dataclasses import dataclass
 from datetime import datetime
 
 import jwt
+from sqlmodel import Session
 
+from prettyscore.accounts import keys
 from prettyscore.core.settings import get_settings
 
-ALGORITHM = "HS256"
 AUDIENCE = "authenticated"
 
 
@@ -44,7 +46,14 @@ def hash_secret(secret: str) -> str:
 
 
 def issue_access_token(
-    *, user_id: uuid.UUID, session_id: uuid.UUID, email: str, aal: str, issued_at: datetime
+    db: Session,
+    *,
+    user_id: uuid.UUID,
+    session_id: uuid.UUID,
+    email: str,
+    aal: str,
+    amr: list[dict],
+    issued_at: datetime,
 ) -> tuple[str, int]:
     """A signed access token and its expiry (unix seconds)."""
     settings = get_settings()
@@ -57,23 +66,31 @@ def issue_access_token(
         "email": email,
         "role": AUDIENCE,
         "aal": aal,
-        "amr": [{"method": "password", "timestamp": iat}],
+        "amr": amr,
         "session_id": str(session_id),
         "iat": iat,
         "exp": exp,
     }
-    return jwt.encode(claims, settings.secret_key, algorithm=ALGORITHM), exp
+    kid, private_key = keys.signing_key(db)
+    token = jwt.encode(claims, private_key, algorithm=keys.ALGORITHM, headers={"kid": kid})
+    return token, exp
 
 
-def read_access_token(token: str, *, verify_expiry: bool = True) -> AccessClaims | None:
-    """The claims of a token we signed, or None for anything tampered, foreign or expired."""
+def read_access_token(
+    db: Session, token: str, *, verify_expiry: bool = True
+) -> AccessClaims | None:
+    """The claims of a token we signed, or None for anything tampered, foreign, expired,
+    meant for another audience, or signed by a key we do not hold (or no longer trust)."""
     if not token:
         return None
     try:
+        public_key = keys.verifying_key(db, jwt.get_unverified_header(token).get("kid"))
+        if public_key is None:
+            return None
         claims = jwt.decode(
             token,
-            get_settings().secret_key,
-            algorithms=[ALGORITHM],
+            public_key,
+            algorithms=[keys.ALGORITHM],
             audience=AUDIENCE,
             options={"verify_exp": verify_expiry, "require": ["sub", "session_id", "exp"]},
         )

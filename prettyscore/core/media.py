@@ -156,12 +156,20 @@ class MediaStore:
     # -- writing -------------------------------------------------------------
     def save(self, data: bytes, *, owner: MediaOwner, ext: str) -> str:
         """Store ``data`` under a new unguessable key in the owner's folder; returns the key."""
+        key = self.new_key(owner=owner, ext=ext)
+        self.write(key, data)
+        return key
+
+    def new_key(self, *, owner: MediaOwner, ext: str) -> str:
+        """A fresh unguessable key in the owner's folder (nothing is written yet)."""
         if ext not in CONTENT_TYPES:
             raise ValueError(f"Unsupported media extension: {ext!r}")
-        folder = self._owner_folder(owner)
-        key = f"{owner.folder}/{secrets.token_urlsafe(TOKEN_BYTES)}.{ext}"
-        _write_atomically(folder, self.path(key).name, data)
-        return key
+        return f"{owner.folder}/{secrets.token_urlsafe(TOKEN_BYTES)}.{ext}"
+
+    def write(self, key: str, data: bytes) -> None:
+        """Store ``data`` under ``key`` (from ``new_key``), atomically."""
+        path = self.path(key)
+        _write_atomically(path.parent, path.name, data)
 
     def move_to_member(self, key: str, user_id: uuid.UUID | str) -> str:
         """Give a visitor's file to a member (saving a result after signing in): new key.
@@ -209,12 +217,17 @@ class MediaStore:
         if not doomed:
             return
 
-        def remove(_session) -> None:
+        def remove(session) -> None:
+            # SQLAlchemy also reports a savepoint's release as a commit: wait for the
+            # transaction itself, and remove the files once only.
+            if session.in_nested_transaction() or not doomed:
+                return
             for key in doomed:
                 with contextlib.suppress(InvalidMediaKey, OSError):
                     self.delete(key)
+            doomed.clear()
 
-        event.listen(db, "after_commit", remove, once=True)
+        event.listen(db, "after_commit", remove)
 
     def delete_owner(self, owner: MediaOwner) -> None:
         """Remove an owner's whole folder (a member deleting their account, a visitor leaving)."""

@@ -819,3 +819,122 @@ PARTNER_CONVERSION_STATUS_LABELS = {"unpaid": "Unpaid", "paid": "Paid", "reverse
 PARTNER_COLUMN_RANK = "Rank"
 PARTNER_COLUMN_PARTNER = "Partner"
 PARTNER_BECOME_ONE = "Become a partner"
+
+# ---- server functions (/functions/v1) ----
+FUNCTION_NOT_FOUND = "Function not found"
+CHECKOUT_ONLY_FOR_YOURSELF = "You can only create a checkout for yourself"
+CHECKOUT_NAME_CONTACT_REQUEST = (
+    "Name the contact request to pay for (metadata.contact_request_id), "
+    "or the leaderboard photo and your message (metadata.photo_id, metadata.message)"
+)
+CHECKOUT_NAME_PERSONALITY_RESULT = (
+    "Name the personality result to buy the detailed analysis of (metadata.result_id)"
+)
+
+# ---- multi-factor authentication ----
+# The API's texts follow GoTrue's, so Supabase clients and their users see the same words.
+MFA_INVALID_CODE = "Invalid TOTP code entered"
+MFA_CODE_REQUIRED = "Code needs to be non-empty"
+MFA_FACTOR_NOT_FOUND = "Factor not found"
+MFA_CHALLENGE_NOT_FOUND = "MFA factor with the provided challenge ID not found"
+MFA_CHALLENGE_EXPIRED = (
+    "MFA challenge {challenge_id} has expired, verify against another challenge or create "
+    "a new challenge."
+)
+MFA_CHALLENGE_USED = "This challenge has already been used. Create a new challenge."
+MFA_CHALLENGE_TOO_MANY_ATTEMPTS = "Too many wrong codes for this challenge. Create a new challenge."
+MFA_IP_ADDRESS_MISMATCH = "Challenge and verify IP addresses mismatch."
+MFA_FACTOR_NAME_CONFLICT = 'A factor with the friendly name "{name}" for this user already exists'
+MFA_TOO_MANY_FACTORS = "Maximum number of verified factors reached, unenroll to continue"
+MFA_PHONE_ENROLL_DISABLED = "MFA enroll is disabled for Phone"
+MFA_WEBAUTHN_ENROLL_DISABLED = "MFA enroll is disabled for WebAuthn"
+MFA_UNKNOWN_FACTOR_TYPE = "factor_type needs to be totp, phone, or webauthn"
+MFA_FRIENDLY_NAME_TOO_LONG = "Friendly name must be at most 100 characters"
+MFA_ISSUER_TOO_LONG = "Issuer must be at most 100 characters"
+MFA_AAL2_TO_ENROLL = "AAL2 required to enroll a new factor"
+MFA_AAL2_TO_UNENROLL = "AAL2 required to unenroll verified factor"
+# Pages: the sign-in's second step and /account/security.
+MFA_STEP_HEADING = "Two-factor authentication"
+MFA_STEP_PROMPT = "Enter the 6-digit code from your authenticator app."
+MFA_CODE_LABEL = "6-digit code"
+MFA_VERIFY = "Verify"
+MFA_CANCEL = "Cancel"
+MFA_CHOOSE_FACTOR = "Authenticator"
+TITLE_SECURITY = "Security"
+NAV_SECURITY = "Security"
+SECURITY_SUBTITLE = "Protect your account with a code from an authenticator app."
+SECURITY_FACTORS_HEADING = "Authenticator apps"
+SECURITY_NO_FACTORS = "No authenticator app yet. Add one to require a code at every sign-in."
+SECURITY_ADD_FACTOR = "Add authenticator app"
+SECURITY_FACTOR_NAME_LABEL = "Name (optional)"
+SECURITY_SCAN_PROMPT = (
+    "Scan this QR code with your authenticator app, or type the secret key into it, then "
+    "enter the 6-digit code it shows."
+)
+SECURITY_SECRET_LABEL = "Secret key"
+SECURITY_QR_ALT = "QR code for your authenticator app"
+SECURITY_REMOVE = "Remove"
+SECURITY_STATUS_LABELS = {"verified": "Active", "unverified": "Not finished"}
+SECURITY_UNNAMED_FACTOR = "Authenticator app"
+SECURITY_FACTOR_ADDED = "Two-factor authentication is on."
+SECURITY_FACTOR_REMOVED = "Authenticator app removed."
+
+# ---------------------------------------------------------------------------
+# ---- authentication service (/auth/v1) ----
+# Document 000 §5 gives the input rules; the other texts are GoTrue's own, so that
+# Supabase clients and their users read what they would read from GoTrue.
+# ---------------------------------------------------------------------------
+OTP_NEEDS_EMAIL_OR_PHONE = "You must provide either an email or phone number"
+RESEND_NEEDS_TYPE = "Missing one of these types: signup, email_change, sms, phone_change"
+RESEND_NEEDS_EMAIL_OR_PHONE = "Missing email address or phone number"
+PHONE_SIGNUPS_DISABLED = "Phone signups are disabled"
+PHONE_LOGINS_DISABLED = "Phone logins are disabled"
+PROVIDER_NOT_ENABLED = "Unsupported provider: provider is not enabled"
+WEB3_PROVIDER_DISABLED = "Web3 provider is disabled"
+SSO_PROVIDER_NOT_FOUND = "No SSO provider is configured for this service"
+UNSUPPORTED_GRANT_TYPE = "unsupported_grant_type"
+OTP_SIGNUPS_NOT_ALLOWED = "Signups not allowed for otp"
+OTP_EXPIRED = "Token has expired or is invalid"
+EMAIL_LINK_EXPIRED = "Email link is invalid or has expired"
+VERIFY_NEEDS_TOKEN = "Verify requires a token or a token hash"
+VERIFY_NEEDS_TYPE = "Verify requires a verification type"
+VERIFY_UNSUPPORTED_TYPE = "Unsupported verification type"
+VERIFY_PKCE_LINK_BY_GET = (
+    "This link started a PKCE flow: open it, then exchange the code it returns"
+)
+PKCE_NEEDS_CODE_AND_VERIFIER = (
+    "invalid request: both auth code and code verifier should be non-empty"
+)
+PKCE_NEEDS_BOTH_PARAMS = "PKCE flow requires code_challenge_method and code_challenge"
+PKCE_UNSUPPORTED_METHOD = "code challenge method not supported"
+PKCE_CHALLENGE_LENGTH = "code challenge has to be between 43 and 128 characters"
+FLOW_STATE_NOT_FOUND = "invalid flow state, no valid flow state found"
+FLOW_STATE_EXPIRED = "invalid flow state, flow state has expired"
+BAD_CODE_VERIFIER = "code challenge does not match previously saved code verifier"
+REAUTHENTICATION_NEEDED = "Password update requires reauthentication"
+REAUTHENTICATION_NOT_VALID = "Nonce has expired or is invalid"
+SAME_PASSWORD = "New password should be different from the old password."
+EMAIL_EXISTS = "A user with this email address has already been registered"
+USER_METADATA_TOO_LARGE = "User metadata is too large"
+USER_METADATA_NOT_OBJECT = "User metadata must be a JSON object"
+LOGOUT_SCOPE_UNSUPPORTED = "Unsupported logout scope"
+SINGLE_IDENTITY_NOT_DELETABLE = "User must have at least 1 identity after unlinking"
+IDENTITY_NOT_FOUND = "Identity doesn't exist"
+OVER_EMAIL_SEND_RATE_LIMIT = (
+    "For security purposes, you can only request this after {seconds} seconds."
+)
+OVER_REQUEST_RATE_LIMIT = "Request rate limit reached"
+# The mails (plain text)
+MAGIC_LINK_MAIL_SUBJECT = "Your PrettyScore sign-in code"
+SIGNUP_MAIL_SUBJECT = "Confirm your PrettyScore email"
+EMAIL_CHANGE_MAIL_SUBJECT = "Confirm your new PrettyScore email"
+EMAIL_CHANGE_NOTICE_SUBJECT = "Your PrettyScore email is being changed"
+REAUTHENTICATION_MAIL_SUBJECT = "Your PrettyScore confirmation code"
+
+# ---- Rate limits on the pages ----
+# ``{wait}`` is a duration such as "45 seconds" or "12 minutes".
+TOO_MANY_ATTEMPTS = "Too many attempts. Please try again in {wait}."
+CONTACT_REQUESTS_RATE_LIMITED = (
+    "You have sent a lot of contact requests recently. Please try again in {wait}."
+)
+CHAT_MESSAGES_RATE_LIMITED = "You are sending messages too quickly. Please try again in {wait}."

@@ -8,6 +8,7 @@ test checkout instead of Stripe.
 
 from __future__ import annotations
 
+import dataclasses
 import functools
 import os
 import secrets
@@ -96,6 +97,19 @@ class Settings:
     video_model: str
     video_timeout_seconds: float
     video_poll_seconds: float
+    # The authentication service (/auth/v1). Rate limits are written as the ``limits``
+    # library parses them: "10 per 15 minutes", "1 per minute".
+    otp_ttl_seconds: int = 3600
+    otp_max_failed_attempts: int = 5
+    flow_state_ttl_seconds: int = 300
+    rate_limit_sign_in_failures_per_email: str = "10 per 15 minutes"
+    rate_limit_sign_in_failures_per_address: str = "30 per 15 minutes"
+    rate_limit_sign_ups_per_address: str = "30 per hour"
+    rate_limit_mails_per_address: str = "30 per hour"
+    rate_limit_mails_per_email: str = "1 per minute"
+    # What one member may do on the pages (and any other caller of the services).
+    rate_limit_contact_requests_per_member: str = "10 per hour"
+    rate_limit_chat_messages_per_member: str = "30 per minute"
 
     @property
     def is_sqlite(self) -> bool:
@@ -149,7 +163,32 @@ def load_settings() -> Settings:
         video_model=_env("VIDEO_MODEL", "gen4_turbo"),
         video_timeout_seconds=_env_float("VIDEO_TIMEOUT_SECONDS", 150.0),
         video_poll_seconds=_env_float("VIDEO_POLL_SECONDS", 5.0),
+        **_auth_settings(),
     )
+
+
+def _auth_settings() -> dict:
+    """The authentication service's lifetimes and the rate limits, each overridable by env."""
+    defaults = {field.name: field.default for field in dataclasses.fields(Settings)}
+    names = (
+        "rate_limit_sign_in_failures_per_email",
+        "rate_limit_sign_in_failures_per_address",
+        "rate_limit_sign_ups_per_address",
+        "rate_limit_mails_per_address",
+        "rate_limit_mails_per_email",
+        "rate_limit_contact_requests_per_member",
+        "rate_limit_chat_messages_per_member",
+    )
+    return {
+        "otp_ttl_seconds": _env_int("OTP_TTL_SECONDS", defaults["otp_ttl_seconds"]),
+        "otp_max_failed_attempts": _env_int(
+            "OTP_MAX_FAILED_ATTEMPTS", defaults["otp_max_failed_attempts"]
+        ),
+        "flow_state_ttl_seconds": _env_int(
+            "FLOW_STATE_TTL_SECONDS", defaults["flow_state_ttl_seconds"]
+        ),
+        **{name: _env(name.upper(), defaults[name]) for name in names},
+    }
 
 
 @functools.cache

@@ -1,8 +1,8 @@
 """``GET /media/{key}``: stored photos, served only to those who may see them.
 
 - ``u/<user id>/...`` (a member's file): to that member, recognised from the session
-  cookies; to everyone when a leaderboard photo (``public_listing``) of that member uses
-  the file.
+  cookies or, for API clients, an ``Authorization: Bearer`` access token; to everyone
+  when a leaderboard photo (``public_listing``) of that member uses the file.
 - ``v/<visitor id>/...`` (a visitor's result): only to the browser whose ``ps_visitor``
   cookie hashes to the visitor id.
 
@@ -29,6 +29,7 @@ from starlette.routing import Route
 
 from prettyscore.accounts import service, tokens
 from prettyscore.accounts.models import AuthSession, RefreshToken
+from prettyscore.api.bearer import bearer_token
 from prettyscore.core.db import run_in_session
 from prettyscore.core.media import (
     MEMBER,
@@ -86,7 +87,7 @@ async def _visibility(request: Request, parsed: MediaKey) -> str | None:
     return await run_in_session(
         member_file_visibility,
         parsed,
-        access_token=request.cookies.get(ACCESS_COOKIE),
+        access_token=bearer_token(request) or request.cookies.get(ACCESS_COOKIE),
         refresh_token=request.cookies.get(REFRESH_COOKIE),
     )
 
@@ -123,7 +124,7 @@ def is_listed(db: Session, owner_id: uuid.UUID, url: str) -> bool:
 
 def viewer_id(db: Session, access_token: str | None, refresh_token: str | None) -> uuid.UUID | None:
     """The member behind the cookies: the access token, else a live refresh token."""
-    user = service.resolve_user(db, access_token) if access_token else None
+    user = service.resolve_member(db, access_token) if access_token else None
     if user is not None:
         return user.id
     return member_from_refresh_token(db, refresh_token)
@@ -149,6 +150,8 @@ def member_from_refresh_token(db: Session, refresh_token: str | None) -> uuid.UU
     session = db.get(AuthSession, record.session_id)
     if session is None or session.revoked_at is not None:
         return None
+    if service.lacks_second_factor(db, session.user_id, session.aal):
+        return None
     return session.user_id
 
 
@@ -172,7 +175,7 @@ def _headers(visibility: str) -> dict[str, str]:
         "Content-Security-Policy": "default-src 'none'",
     }
     if visibility == PRIVATE:
-        headers["Vary"] = "Cookie"
+        headers["Vary"] = "Cookie, Authorization"
     return headers
 
 

@@ -54,6 +54,7 @@ HANDS_SCORE = NavItem(messages.TITLE_HANDS_UPLOAD, "/hands-upload", "hand")
 PET_SCORE = NavItem(messages.TITLE_PET_UPLOAD, "/pet-upload", "paw-print")
 PERSONALITY_TEST = NavItem(messages.TITLE_PERSONALITY_TEST, "/personality-test", "brain")
 OPPORTUNITIES = NavItem(messages.TITLE_CLAIM_OPPORTUNITIES, "/claim-opportunities", "star")
+SECURITY = NavItem(messages.NAV_SECURITY, "/account/security", "shield-check")
 
 # Sidebar groups (document 000 §2 Navigation). Account has a signed-out variant.
 MAIN_GROUP = (HOME, UPLOAD, LEADERBOARD)
@@ -72,7 +73,7 @@ INFO_GROUP = (HOW_IT_WORKS, PRIVACY)
 # Top bar, before the final Dashboard / Sign In entry.
 TOP_BAR_ITEMS = (PREMIUM, WIN_50K, PARTNERS, LEADERBOARD, HOW_IT_WORKS, PRIVACY)
 # The 'My Account' menu, before Sign Out.
-ACCOUNT_MENU_ITEMS = (USER_DASHBOARD, MY_PHOTOS, VIDEO_GENERATION, PREMIUM)
+ACCOUNT_MENU_ITEMS = (USER_DASHBOARD, MY_PHOTOS, VIDEO_GENERATION, PREMIUM, SECURITY)
 # Top bar entries the sidebar lacks, so the drawer can offer the whole navigation.
 DRAWER_EXTRA_ITEMS = (WIN_50K, PARTNERS)
 # Top bar entries the sidebar repeats: hidden from 768 to 1023 px, where the bar is short.

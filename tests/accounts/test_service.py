@@ -9,10 +9,11 @@ from datetime import UTC, datetime, timedelta
 
 import jwt
 import pytest
+from cryptography.hazmat.primitives.asymmetric import ec
 from sqlalchemy import func, update
 from sqlmodel import select
 
-from prettyscore.accounts import passwords, service, tokens
+from prettyscore.accounts import keys, passwords, service, tokens
 from prettyscore.accounts.models import (
     AuthSession,
     PasswordRecoveryToken,
@@ -124,11 +125,14 @@ def test_tampered_foreign_and_expired_access_tokens_are_treated_as_signed_out(db
     forged = dict(claims, sub=str(other.user_id))
     forged_payload = base64.urlsafe_b64encode(json.dumps(forged).encode()).rstrip(b"=").decode()
     tampered = f"{header}.{forged_payload}.{signature}"
-    foreign = jwt.encode(claims, "some-other-secret-key-that-is-long-enough", algorithm="HS256")
+    kid, private_key = keys.signing_key(db)
+    stranger_key = ec.generate_private_key(ec.SECP256R1())
+    foreign = jwt.encode(claims, stranger_key, algorithm="ES256", headers={"kid": kid})
+    shared_secret = jwt.encode(claims, "a-guessable-secret-key-of-32-bytes!", algorithm="HS256")
     expired = jwt.encode(
-        dict(claims, exp=claims["iat"] - 1), get_settings().secret_key, algorithm="HS256"
+        dict(claims, exp=claims["iat"] - 1), private_key, algorithm="ES256", headers={"kid": kid}
     )
-    for token in (tampered, foreign, expired, "", "garbage"):
+    for token in (tampered, foreign, shared_secret, expired, "", "garbage"):
         assert service.resolve_user(db, token) is None
     assert service.resolve_user(db, issued.access_token).id == issued.user_id
 

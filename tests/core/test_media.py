@@ -218,3 +218,20 @@ def test_get_media_store_uses_the_configured_folder(tmp_path, monkeypatch):
     finally:
         monkeypatch.undo()
         get_settings.cache_clear()
+
+
+def test_files_doomed_by_a_change_go_only_when_the_transaction_itself_commits(store, member):
+    from sqlalchemy import text
+    from sqlmodel import Session, create_engine
+
+    key = store.save(b"\xff\xd8 old photo", owner=member, ext="jpg")
+    with Session(create_engine("sqlite://")) as db:
+        db.execute(text("SELECT 1"))
+        store.delete_after_commit(db, [key])
+        with db.begin_nested():  # a savepoint's release is reported as a commit too
+            db.execute(text("SELECT 1"))
+        kept_after_savepoint = store.exists(key)
+        db.commit()
+
+    assert kept_after_savepoint
+    assert not store.exists(key)

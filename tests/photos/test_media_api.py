@@ -21,8 +21,8 @@ from sqlalchemy import func, update
 from sqlmodel import select
 from starlette.applications import Starlette
 
-from prettyscore.accounts import service, tokens
-from prettyscore.accounts.models import AuthSession, RefreshToken
+from prettyscore.accounts import mfa, service, tokens
+from prettyscore.accounts.models import AuthSession, MfaFactor, RefreshToken
 from prettyscore.core.db import get_engine
 from prettyscore.core.images import decode_upload, encode_jpeg
 from prettyscore.core.media import MediaOwner, MediaStore, get_media_store, media_url
@@ -153,7 +153,7 @@ def test_the_owner_gets_the_file_privately_cached(client, owner, owners_key, pho
     assert response.headers["content-type"] == "image/jpeg"
     assert response.headers["cache-control"] == "private, max-age=3600"
     assert response.headers["x-content-type-options"] == "nosniff"
-    assert response.headers["vary"] == "Cookie"
+    assert response.headers["vary"] == "Cookie, Authorization"
 
 
 def test_head_answers_like_get_without_the_body(client, owner, owners_key, photo_bytes):
@@ -182,10 +182,12 @@ def test_an_expired_access_token_with_a_live_refresh_cookie_still_works(
     client, db, owner, owners_key
 ):
     expired, _ = tokens.issue_access_token(
+        db,
         user_id=owner.user_id,
         session_id=db.exec(select(AuthSession.id)).first(),
         email=owner.email,
         aal="aal1",
+        amr=[{"method": "password", "timestamp": 0}],
         issued_at=utcnow() - timedelta(hours=3),
     )
     assert service.resolve_user(db, expired) is None
@@ -296,3 +298,39 @@ def test_traversal_and_folder_requests_get_404(client, store, owner, owners_key,
         assert response.status_code == 404
         assert b"must never be served" not in response.content
         assert owners_key.rsplit("/", 1)[1].encode() not in response.content  # no listing
+
+
+def test_an_api_client_gets_its_own_file_with_a_bearer_token_and_nobody_elses(
+    client, owner, stranger, owners_key, photo_bytes
+):
+    def bearer(session_tokens) -> dict[str, str]:
+        return {"Authorization": f"Bearer {session_tokens.access_token}"}
+
+    as_owner = client.get(media_url(owners_key), headers=bearer(owner))
+    as_stranger = client.get(media_url(owners_key), headers=bearer(stranger))
+
+    assert as_owner.status_code == 200 and as_owner.content == photo_bytes
+    assert as_stranger.status_code == 404
+
+
+def test_a_password_only_session_of_a_member_with_an_authenticator_sees_no_photo(
+    client, db, owner, owners_key
+):
+    owner_now = service.resolve_user(db, owner.access_token)
+    enrolment = mfa.enroll_totp(db, owner_now, "phone")
+    db.get(MfaFactor, enrolment.factor_id).status = "verified"
+    db.commit()
+    password_only = service.sign_in(db, "owner@example.com", "secret1")
+    db.commit()
+
+    by_bearer = client.get(
+        media_url(owners_key), headers={"Authorization": f"Bearer {password_only.access_token}"}
+    )
+    by_cookies = client.get(media_url(owners_key), headers=member_cookies(password_only))
+    by_refresh_cookie_alone = client.get(
+        media_url(owners_key), headers=cookies(**{REFRESH_COOKIE: password_only.refresh_token})
+    )
+
+    assert [by_bearer.status_code, by_cookies.status_code, by_refresh_cookie_alone.status_code] == [
+        404
+    ] * 3

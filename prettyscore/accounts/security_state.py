@@ -1,0 +1,143 @@
+"""Reflex state behind /account/security: add an authenticator app, list and remove them.
+
+The secret and its QR code are public vars only while an enrolment is open: the member
+must see them to add the account to their app, and they are cleared as soon as the
+first code is verified or the enrolment is cancelled. Everything else is the mfa service.
+"""
+
+from __future__ import annotations
+
+import logging
+from urllib.parse import quote
+
+import reflex as rx
+
+from prettyscore.accounts import mfa
+from prettyscore.accounts.state import AuthState
+from prettyscore.core import messages
+from prettyscore.core.db import run_in_session
+from prettyscore.core.errors import DomainError
+
+log = logging.getLogger(__name__)
+
+
+def svg_data_uri(svg: str) -> str:
+    """An SVG as an <img> source, percent-encoded so any character is safe in it."""
+    return "data:image/svg+xml;charset=utf-8," + quote(svg, safe="")
+
+
+def _factor_rows(db, user_id) -> list[dict[str, str]]:
+    return [
+        {
+            "id": str(factor.id),
+            "name": factor.friendly_name or messages.SECURITY_UNNAMED_FACTOR,
+            "status": factor.status,
+            "label": messages.SECURITY_STATUS_LABELS.get(factor.status, factor.status),
+        }
+        for factor in mfa.list_factors(db, user_id)
+        if factor.factor_type == mfa.TOTP
+    ]
+
+
+class SecurityState(AuthState):
+    """The member's authenticator apps and the enrolment in progress, if any."""
+
+    factors: list[dict[str, str]] = []
+    enrolment_factor_id: str = ""
+    enrolment_secret: str = ""
+    enrolment_qr_src: str = ""
+    working: bool = False
+
+    @rx.var
+    def enrolling(self) -> bool:
+        return bool(self.enrolment_factor_id)
+
+    @rx.event
+    async def open_page(self):
+        """on_load: members only; show their factors."""
+        user = await self._current_user()
+        if user is None:
+            return self._sign_in_redirect()
+        self.factors = await run_in_session(_factor_rows, user.id)
+        return None
+
+    @rx.event
+    async def start_enrolment(self, form: dict):
+        """A new authenticator: show its QR code and secret, and ask for its first code."""
+        enrolment, refusal = await self._member_call(mfa.enroll_totp, form.get("name") or None)
+        if enrolment is None:
+            return refusal
+        self.enrolment_factor_id = str(enrolment.factor_id)
+        self.enrolment_secret = enrolment.secret
+        self.enrolment_qr_src = svg_data_uri(enrolment.qr_svg)
+        return await self._reload_factors()
+
+    @rx.event
+    async def confirm_enrolment(self, form: dict):
+        """The first code: the authenticator is on, and this session is now aal2."""
+        tokens, refusal = await self._member_call(
+            mfa.challenge_and_verify,
+            self.enrolment_factor_id,
+            form.get("code", ""),
+            self.router.session.client_ip,
+        )
+        if tokens is None:
+            return refusal
+        self._apply_tokens(tokens)
+        self._close_enrolment()
+        await self._reload_factors()
+        return rx.toast.success(messages.SECURITY_FACTOR_ADDED)
+
+    @rx.event
+    async def cancel_enrolment(self):
+        """Give up the enrolment in progress; its unverified factor goes too."""
+        factor_id = self.enrolment_factor_id
+        self._close_enrolment()
+        if factor_id:
+            await self._member_call(mfa.unenroll, factor_id)
+        return await self._reload_factors()
+
+    @rx.event
+    async def remove_factor(self, factor_id: str):
+        """Remove an authenticator (a verified one needs this session at aal2)."""
+        removed, refusal = await self._member_call(mfa.unenroll, factor_id)
+        if removed is None:
+            return refusal
+        if factor_id == self.enrolment_factor_id:
+            self._close_enrolment()
+        redirect = await self._reload_factors()
+        return redirect or rx.toast.success(messages.SECURITY_FACTOR_REMOVED)
+
+    # -- helpers -----------------------------------------------------------
+    async def _member_call(self, action, *args):
+        """Run ``action(db, user, *args)`` for the signed-in member, one at a time:
+        (result, None), or (None, what to show: a toast, or the way to sign in)."""
+        if self.working:
+            return None, None
+        user = await self._current_user()
+        if user is None:
+            return None, self._sign_in_redirect()
+        self.working = True
+        try:
+            return await run_in_session(action, user, *args), None
+        except DomainError as error:
+            return None, rx.toast.error(error.message)
+        except Exception:
+            log.exception("%s failed unexpectedly", getattr(action, "__name__", action))
+            return None, rx.toast.error(messages.UNEXPECTED_ERROR)
+        finally:
+            self.working = False
+
+    async def _reload_factors(self):
+        """Refresh the list; a session that lost its second factor is signed out of it."""
+        user = await self._current_user()
+        if user is None:
+            self.factors = []
+            return self._sign_in_redirect()
+        self.factors = await run_in_session(_factor_rows, user.id)
+        return None
+
+    def _close_enrolment(self) -> None:
+        self.enrolment_factor_id = ""
+        self.enrolment_secret = ""
+        self.enrolment_qr_src = ""
