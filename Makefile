@@ -85,8 +85,15 @@ run: setup migrate
 
 # --- Checks ---------------------------------------------------------------------------
 
+# The tests without a browser run on every core (pytest-xdist: each worker has its own
+# databases, ports and folders); the browser tests and benchmarks then run one at a time,
+# since two app builds and two Chromiums at once starve a 2-core machine. With
+# PYTEST_ARGS, one plain pytest run with those arguments.
 test: setup-dev chromium
-	@$(JS_ENV); export CHROMIUM="$(CHROMIUM)"; exec $(BIN)/python -m pytest $(PYTEST_ARGS)
+	@$(JS_ENV); export CHROMIUM="$(CHROMIUM)"; \
+	if [ -n "$(PYTEST_ARGS)" ]; then exec $(BIN)/python -m pytest $(PYTEST_ARGS); fi; \
+	$(BIN)/python -m pytest -m "not e2e" --ignore=tests/perf -n auto; \
+	exec $(BIN)/python -m pytest tests/e2e tests/perf
 
 lint: $(DEV_STAMP)
 	$(BIN)/ruff check .
@@ -96,12 +103,13 @@ format: $(DEV_STAMP)
 	$(BIN)/ruff check --fix .
 	$(BIN)/ruff format .
 
-# Benchmarks print figures (-s); an empty tests/perf/ is not an error.
+# Benchmarks print figures (-s); an empty tests/perf/ is not an error. PRETTYSCORE_LOAD=1
+# adds the load benchmark (minutes long), which the normal test run skips.
 bench: setup-dev chromium
 	@if [ -z "$$(find tests/perf \( -name 'test_*.py' -o -name '*_test.py' \) 2>/dev/null)" ]; then \
 		echo "No benchmarks in tests/perf/ yet."; exit 0; \
 	fi; \
-	$(JS_ENV); export CHROMIUM="$(CHROMIUM)"; \
+	$(JS_ENV); export CHROMIUM="$(CHROMIUM)" PRETTYSCORE_LOAD=1; \
 	$(BIN)/python -m pytest tests/perf -s $(PYTEST_ARGS)
 
 clean:
