@@ -48,9 +48,9 @@ def format_period(start: date, end: date) -> str:
 async def _admin_or_refusal(state: AuthState, refusal: str) -> tuple[CurrentUser | None, Any]:
     """The signed-in admin, or None with what to send back instead: visitors go to
     /auth, members get ``refusal`` and go home (the pages' guard, for every handler)."""
-    user = await state.current_user()
+    user = await state._current_user()
     if user is None:
-        return None, state.sign_in_redirect()
+        return None, state._sign_in_redirect()
     if not state.is_admin:
         return None, [rx.toast.error(refusal), rx.redirect("/")]
     return user, None

@@ -42,7 +42,7 @@ class MembershipState(AuthState):
     @rx.event
     async def refresh_membership(self):
         """on_mount of the account menu: ask the server whether the member has Premium."""
-        user = await self.current_user()
+        user = await self._current_user()
         self.is_premium = bool(user) and await run_in_session(service.is_subscriber, user.id)
 
 
@@ -64,7 +64,7 @@ class PremiumState(MembershipState):
     cancel_dialog_open: bool = False
 
     async def _load_plan(self) -> None:
-        user = await self.current_user()
+        user = await self._current_user()
         summary = (
             await run_in_session(service.subscription_summary, user.id)
             if user is not None
@@ -114,11 +114,11 @@ class PremiumState(MembershipState):
     async def subscribe(self):
         """Start a Premium checkout and send the browser to it."""
         was_signed_in = self.signed_in
-        user = await self.current_user()
+        user = await self._current_user()
         if user is None:
             text = messages.NO_ACTIVE_SESSION if was_signed_in else messages.SIGN_IN_TO_UPGRADE
             yield rx.toast.error(text)
-            yield self.sign_in_redirect(PREMIUM_PATH)
+            yield self._sign_in_redirect(PREMIUM_PATH)
             return
         self.starting = True
         yield
@@ -146,9 +146,9 @@ class PremiumState(MembershipState):
     @rx.event
     async def confirm_cancel(self):
         """Cancel at the end of the paid period, as confirmed in the dialog."""
-        user = await self.current_user()
+        user = await self._current_user()
         if user is None:
-            yield self.sign_in_redirect(PREMIUM_PATH)
+            yield self._sign_in_redirect(PREMIUM_PATH)
             return
         self.cancelling = True
         yield
@@ -188,9 +188,9 @@ class LocalCheckoutState(AuthState):
         """on_load: members only; shows one of their own open test checkouts."""
         self.session_id = self.router.url.query_parameters.get("session", "")
         self.found, self.loaded, self.busy = False, False, False
-        user = await self.current_user()
+        user = await self._current_user()
         if user is None:
-            return self.sign_in_redirect(f"/checkout/test?session={self.session_id}")
+            return self._sign_in_redirect(f"/checkout/test?session={self.session_id}")
         try:
             preview = await run_in_session(
                 checkout.describe_test_checkout, user.id, self.session_id
@@ -207,9 +207,9 @@ class LocalCheckoutState(AuthState):
         return None
 
     async def _finish(self, action):
-        user = await self.current_user()
+        user = await self._current_user()
         if user is None:
-            yield self.sign_in_redirect(f"/checkout/test?session={self.session_id}")
+            yield self._sign_in_redirect(f"/checkout/test?session={self.session_id}")
             return
         self.busy = True
         yield

@@ -19,6 +19,9 @@ from prettyscore.accounts.models import User
 from prettyscore.contact.models import ContactRequest, Message
 from prettyscore.core import messages
 from prettyscore.core.errors import NotFound, PermissionDenied, ValidationFailed
+from prettyscore.core.member_limits import count_member_action
+from prettyscore.core.settings import get_settings
+from prettyscore.core.text import storable
 from prettyscore.photos.models import Photo
 
 MAX_MESSAGE_CHARS = 5000
@@ -107,7 +110,7 @@ def messages_since(
 
 def clean_message(text: str) -> str:
     """The message as it is stored: trimmed, 1 to 5000 characters."""
-    content = (text or "").strip()
+    content = storable(text).strip()
     if not content:
         raise ValidationFailed(messages.CHAT_MESSAGE_EMPTY)
     if len(content) > MAX_MESSAGE_CHARS:
@@ -118,13 +121,24 @@ def clean_message(text: str) -> str:
 def send_message(
     db: Session, user_id: uuid.UUID, request_id: uuid.UUID | str, text: str
 ) -> ChatMessage:
-    """Store a message from ``user_id`` to the other party of the approved request."""
+    """Store a message from ``user_id`` to the other party of the approved request.
+
+    A member sends at most ``RATE_LIMIT_CHAT_MESSAGES_PER_MEMBER`` messages (across all
+    their conversations), so a script cannot flood the other party; a valid message is
+    counted before it is stored, a refused one stores nothing."""
     request = open_conversation(db, user_id, request_id)
+    content = clean_message(text)
+    count_member_action(
+        get_settings().rate_limit_chat_messages_per_member,
+        "chat-messages-member",
+        user_id,
+        messages.CHAT_MESSAGES_RATE_LIMITED,
+    )
     row = Message(
         contact_request_id=request.id,
         sender_id=user_id,
         receiver_id=other_party(request, user_id),
-        content=clean_message(text),
+        content=content,
     )
     db.add(row)
     db.flush()

@@ -25,6 +25,7 @@ from prettyscore.chat import live, service
 from prettyscore.core import messages
 from prettyscore.core.db import run_in_session
 from prettyscore.core.errors import DomainError, ValidationFailed
+from prettyscore.core.rate_limits import RateLimited
 
 log = logging.getLogger(__name__)
 
@@ -112,9 +113,9 @@ class ChatState(AuthState):
     @rx.event
     async def open_list(self):
         """on_load of /messages: members only; their conversations, newest first."""
-        user = await self.current_user()
+        user = await self._current_user()
         if user is None:
-            return self.sign_in_redirect()
+            return self._sign_in_redirect()
         try:
             self.conversations = await run_in_session(_rows, user.id)
         except Exception:
@@ -126,9 +127,9 @@ class ChatState(AuthState):
     async def open_chat(self):
         """on_load of a chat: members only, parties of an approved request only."""
         self._watch = ""  # whatever loop ran for this tab stops at its next look
-        user = await self.current_user()
+        user = await self._current_user()
         if user is None:
-            return self.sign_in_redirect()
+            return self._sign_in_redirect()
         request_id = str(self.router.page.params.get(ROUTE_ARG, ""))
         try:
             name, found = await run_in_session(_opening, user.id, request_id)
@@ -158,12 +159,12 @@ class ChatState(AuthState):
     async def send(self, form_data: dict):
         """Store the message (Enter or the Send button) and wake the other party's page."""
         text = str(form_data.get("content", self.draft))
-        user = await self.current_user()
+        user = await self._current_user()
         if user is None:
-            return self.sign_in_redirect()
+            return self._sign_in_redirect()
         try:
             stored = await run_in_session(service.send_message, user.id, self._request_id, text)
-        except ValidationFailed as error:
+        except (ValidationFailed, RateLimited) as error:  # the draft stays, to fix or resend
             return rx.toast.error(error.message)
         except DomainError as error:
             return [rx.toast.error(error.message), rx.redirect("/")]

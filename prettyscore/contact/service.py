@@ -21,6 +21,9 @@ from prettyscore.contact.fulfilment import APPROVED, DENIED, PENDING, PENDING_PA
 from prettyscore.contact.models import ContactRequest
 from prettyscore.core import messages
 from prettyscore.core.errors import NotFound, PermissionDenied, ValidationFailed
+from prettyscore.core.member_limits import count_member_action
+from prettyscore.core.settings import get_settings
+from prettyscore.core.text import storable
 from prettyscore.leaderboard import service as leaderboard
 from prettyscore.photos.models import Photo
 
@@ -79,7 +82,7 @@ def shares(fee_cents: int) -> tuple[int, int]:
 
 def check_message(text: str | None) -> str:
     """The trimmed message, or ValidationFailed with the first rule it breaks."""
-    message = (text or "").strip()
+    message = storable(text).strip()
     if len(message) < MESSAGE_MIN_CHARS:
         raise ValidationFailed(messages.CONTACT_MESSAGE_TOO_SHORT)
     if len(message) > MESSAGE_MAX_CHARS:
@@ -134,10 +137,20 @@ def contact_offer(db: Session, requester_id: uuid.UUID, photo_id: str) -> Contac
 def create_request(
     db: Session, requester: User, photo_id: uuid.UUID | str, message: str
 ) -> ContactRequest:
-    """A new, unpaid request to the owner of a listed photo, priced by its rank now."""
+    """A new, unpaid request to the owner of a listed photo, priced by its rank now.
+
+    Each request opens a checkout and reaches a stranger once paid, so a member may make
+    only so many (``RATE_LIMIT_CONTACT_REQUESTS_PER_MEMBER``); a valid one is counted
+    before it is stored, a refused one stores nothing."""
     text = check_message(message)
     offer = contact_offer(db, requester.id, str(photo_id))
     photo = _listed_photo(db, offer.photo_id)
+    count_member_action(
+        get_settings().rate_limit_contact_requests_per_member,
+        "contact-requests-member",
+        requester.id,
+        messages.CONTACT_REQUESTS_RATE_LIMITED,
+    )
     platform_share, contestant_share = shares(offer.fee_cents)
     request = ContactRequest(
         requester_id=requester.id,

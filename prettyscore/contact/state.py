@@ -57,13 +57,13 @@ class ContactState(AuthState):
 
     def _sign_in_first(self):
         toast = rx.toast.error(messages.SIGN_IN_TO_CONTACT)
-        return [toast, self.sign_in_redirect(LEADERBOARD_PATH)]
+        return [toast, self._sign_in_redirect(LEADERBOARD_PATH)]
 
     @rx.event
     async def open_contact(self, photo_id: str):
         """Contact button of a leaderboard entry: the contestant, rank and fee from the
         server, then the dialog; visitors are sent to sign in first."""
-        user = await self.current_user()
+        user = await self._current_user()
         if user is None:
             return self._sign_in_first()
         try:
@@ -92,7 +92,7 @@ class ContactState(AuthState):
     async def send_contact(self):
         """Create the request (the server checks the message and prices it) and go to
         the checkout to pay its fee."""
-        user = await self.current_user()
+        user = await self._current_user()
         if user is None:
             for event in self._sign_in_first():
                 yield event
@@ -130,7 +130,7 @@ class ContactBadgeState(AuthState):
     async def refresh_pending_requests(self):
         """on_mount of the sidebar's Contact Requests entry."""
         try:
-            await self._count_pending(await self.current_user())
+            await self._count_pending(await self._current_user())
         except Exception:
             log.exception("Counting pending contact requests failed")
 
@@ -150,9 +150,9 @@ class ContactInboxState(ContactBadgeState):
     @rx.event
     async def load_inbox(self):
         """on_load: members only; their paid pending and approved requests."""
-        user = await self.current_user()
+        user = await self._current_user()
         if user is None:
-            return self.sign_in_redirect()
+            return self._sign_in_redirect()
         try:
             await self._reload(user)
         except Exception:
@@ -161,9 +161,9 @@ class ContactInboxState(ContactBadgeState):
             return rx.toast.error(messages.FAILED_TO_LOAD_CONTACT_REQUESTS)
 
     async def _answer(self, request_id: str, answer, done_text: str, failed_text: str):
-        user = await self.current_user()
+        user = await self._current_user()
         if user is None:
-            return self.sign_in_redirect()
+            return self._sign_in_redirect()
         self.answering = request_id
         try:
             await run_in_session(answer, user.id, request_id)

@@ -27,6 +27,19 @@ def _enable_sqlite_rules(dbapi_connection, _record) -> None:
     cursor.close()
 
 
+def _begin_before_first_savepoint(connection, _name) -> None:
+    """Open the SQLite transaction before a savepoint that would otherwise start it.
+
+    pysqlite sends BEGIN only before a write, never before SAVEPOINT, so a savepoint that
+    is a unit of work's first statement becomes its outermost transaction, and releasing
+    it commits: the unit is no longer all-or-nothing (a crash before the end keeps the
+    first half). With BEGIN sent first, the savepoint nests as it does on PostgreSQL.
+    """
+    dbapi_connection = connection.connection.dbapi_connection
+    if not dbapi_connection.in_transaction:
+        dbapi_connection.execute("BEGIN")
+
+
 def make_engine(url: str) -> Engine:
     """An engine for ``url`` with the connection rules we rely on."""
     if url.startswith("sqlite"):
@@ -36,6 +49,7 @@ def make_engine(url: str) -> Engine:
             Path(url.removeprefix("sqlite:///")).parent.mkdir(parents=True, exist_ok=True)
         engine = create_engine(url, connect_args={"check_same_thread": False, "timeout": 10})
         event.listen(engine, "connect", _enable_sqlite_rules)
+        event.listen(engine, "savepoint", _begin_before_first_savepoint)
         return engine
     return create_engine(url, pool_pre_ping=True, pool_size=10, max_overflow=20)
 

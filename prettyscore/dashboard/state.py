@@ -81,9 +81,9 @@ class DashboardState(PhotosState):
     @rx.event
     async def open_page(self):
         """on_load: members only; the tab named by the address; the recheck loop."""
-        user = await self.current_user()
+        user = await self._current_user()
         if user is None:
-            return self.sign_in_redirect()
+            return self._sign_in_redirect()
         default = "overview" if self.router.url.path.startswith("/user-dashboard") else "photos"
         wanted = self.router.url.query_parameters.get("tab", default)
         self.tab = wanted if wanted in TABS else default
@@ -116,7 +116,7 @@ class DashboardState(PhotosState):
                 if self._watch != watch or not on_dashboard or not self.signed_in:
                     return
                 try:
-                    user = await self.current_user()
+                    user = await self._current_user()
                     if user is None:
                         return
                     await self._refresh(user.id)

@@ -88,6 +88,29 @@ def refund_edit(db: Session, owner_key: str) -> None:
     )
 
 
+def check_instruction(prompt: str | None) -> None:
+    """An empty instruction is refused before anything is counted or edited."""
+    if not (prompt or "").strip():
+        raise DomainError(messages.PLEASE_ENTER_EDIT_INSTRUCTION)
+
+
+def no_free_edits() -> PermissionDenied:
+    return PermissionDenied(messages.USED_ALL_FREE_EDITS_UPGRADE, code="no_free_edits")
+
+
+def render_edit(
+    store: MediaStore,
+    image_key: str,
+    prompt: str,
+    media_owner: MediaOwner,
+    engine_name: str | None = None,
+) -> str:
+    """The edit itself, counted against nobody: the stored result's key (slow)."""
+    engine = engine_named(engine_name) if engine_name else get_edit_engine()
+    edited = engine.edit(images.decode_upload(store.read(image_key)), prompt)
+    return store.save(images.encode_jpeg(edited, quality=92), owner=media_owner, ext="jpg")
+
+
 def edit_photo(
     db_factory: DbFactory,
     store: MediaStore,
@@ -104,16 +127,13 @@ def edit_photo(
     Raises the documents' upgrade message when no free edit is left, the engine's own
     message for an instruction it cannot carry out (no edit used), or DomainError.
     """
-    engine = engine_named(engine_name) if engine_name else get_edit_engine()
-    if not (prompt or "").strip():
-        raise DomainError(messages.PLEASE_ENTER_EDIT_INSTRUCTION)
+    check_instruction(prompt)
     if not premium:
         with db_factory() as db:
             if not reserve_edit(db, owner_key):
-                raise PermissionDenied(messages.USED_ALL_FREE_EDITS_UPGRADE, code="no_free_edits")
+                raise no_free_edits()
     try:
-        edited = engine.edit(images.decode_upload(store.read(image_key)), prompt)
-        new_key = store.save(images.encode_jpeg(edited, quality=92), owner=media_owner, ext="jpg")
+        new_key = render_edit(store, image_key, prompt, media_owner, engine_name)
     except BaseException:
         if not premium:
             with db_factory() as db:

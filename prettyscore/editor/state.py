@@ -103,7 +103,7 @@ class EditorState(AuthState):
         """Whose files this tab may use: this browser's and the signed-in member's."""
         scores = await self.get_state(ScoreState)
         owners = [scores._visitor_owner()]
-        user = await self.current_user()
+        user = await self._current_user()
         if user is not None:
             owners.append(MediaOwner.member(user.id))
         return owners
@@ -124,7 +124,7 @@ class EditorState(AuthState):
         self.score_text = self.score_label = ""
 
     async def _load_allowance(self) -> None:
-        user = await self.current_user()
+        user = await self._current_user()
         scores = await self.get_state(ScoreState)
         self.premium, self.free_edits_left = await run_in_session(
             editing.allowance, user.id if user else None, scores.visitor_secret
@@ -135,7 +135,7 @@ class EditorState(AuthState):
     async def open_editor(self):
         """on_load: open the photo the link names (one of My Photos, or the result on
         /results in this tab); without one, keep what this tab was editing."""
-        user = await self.current_user()
+        user = await self._current_user()
         query = self.router.url.query_parameters
         events = []
         if query.get("photo"):
@@ -269,7 +269,7 @@ class EditorState(AuthState):
                 return rx.toast.error(error.message)
             if key is None:
                 return rx.toast.error(messages.PLEASE_UPLOAD_IMAGE_FIRST)
-            user = await self.current_user()
+            user = await self._current_user()
             scores = await self.get_state(ScoreState)
             request = {
                 "owner": scores._visitor_owner(),
@@ -348,11 +348,11 @@ class EditorState(AuthState):
                 return None
             if self._history().current is None:
                 return rx.toast.error(messages.PLEASE_UPLOAD_IMAGE_FIRST)
-            user = await self.current_user()
+            user = await self._current_user()
             if user is None:
                 return [
                     rx.toast.info(messages.SIGN_IN_TO_SAVE),
-                    self.sign_in_redirect(EDITOR_ROUTE),
+                    self._sign_in_redirect(EDITOR_ROUTE),
                 ]
             try:
                 key = await self._current_key()

@@ -48,7 +48,7 @@ class FeatureGateState(AuthState):
         self._show(feature, _phase(access), access.trial_remaining)
 
     def _signed_out(self):
-        return [rx.toast.error(messages.SIGN_IN_TO_ACCESS_FEATURE), self.sign_in_redirect()]
+        return [rx.toast.error(messages.SIGN_IN_TO_ACCESS_FEATURE), self._sign_in_redirect()]
 
     @rx.event
     async def check_access(self, feature: str):
@@ -57,7 +57,7 @@ class FeatureGateState(AuthState):
             return
         self._show(feature, LOADING)
         yield  # an earlier answer in this tab must not show while we ask again
-        user = await self.current_user()
+        user = await self._current_user()
         if user is None:
             yield self._signed_out()
             return
@@ -78,7 +78,7 @@ class FeatureGateState(AuthState):
         self.activating = feature
         yield
         try:
-            user = await self.current_user()
+            user = await self._current_user()
             if user is None:
                 yield self._signed_out()
                 return

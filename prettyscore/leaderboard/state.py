@@ -72,7 +72,7 @@ class LeaderboardState(AuthState):
         return len(self.entries) < self.total
 
     async def _viewer(self) -> str:
-        user = await self.current_user()
+        user = await self._current_user()
         return str(user.id) if user is not None else ""
 
     async def _load(self, offset: int, after: str = "") -> list[EntryRow] | None:
@@ -112,10 +112,10 @@ class LeaderboardState(AuthState):
     @rx.event
     async def contact(self, photo_id: str):
         """Contact a contestant: members open the contact dialog, visitors sign in first."""
-        if await self.current_user() is None:
+        if await self._current_user() is None:
             return [
                 rx.toast.error(messages.SIGN_IN_TO_CONTACT),
-                self.sign_in_redirect("/leaderboard"),
+                self._sign_in_redirect("/leaderboard"),
             ]
         return ContactState.open_contact(photo_id)
 
@@ -155,9 +155,9 @@ class ContestState(AuthState):
     @rx.event
     async def open_page(self):
         """on_load: members only; their 10 best photos."""
-        user = await self.current_user()
+        user = await self._current_user()
         if user is None:
-            return self.sign_in_redirect("/global-ranking")
+            return self._sign_in_redirect("/global-ranking")
         self.selected = ""
         self.choices = await self._choices(user.id)
         self.choices_loaded = True
@@ -169,9 +169,9 @@ class ContestState(AuthState):
     @rx.event
     async def submit(self):
         """Enter the selected photo; on success the member sees the leaderboard."""
-        user = await self.current_user()
+        user = await self._current_user()
         if user is None:
-            yield self.sign_in_redirect("/global-ranking")
+            yield self._sign_in_redirect("/global-ranking")
             return
         if not self.selected:
             yield rx.toast.error(messages.SELECT_PHOTO_TO_SUBMIT)
@@ -209,15 +209,15 @@ class LeaderboardAdminState(AuthState):
     @rx.event
     async def open_page(self):
         """on_load after the admin guard: the queue (nothing for anyone else)."""
-        if await self.admin_user() is None:
+        if await self._admin_user() is None:
             self.pending = []
             return
         await self._reload()
 
     async def _moderate(self, action, photo_id: str, done_text: str):
-        admin = await self.admin_user()
-        if admin is None:
-            return rx.toast.error(messages.ACCESS_DENIED_ADMIN_ONLY)
+        admin = await self._admin_user()
+        if admin is None:  # visitors sign in; members are turned away, like every admin page
+            return await self._guard_admin(messages.ACCESS_DENIED_ADMIN_ONLY)
         try:
             await run_in_session(action, admin.id, photo_id)
         except DomainError as refused:

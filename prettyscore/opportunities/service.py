@@ -20,6 +20,7 @@ from sqlmodel import Session, select
 
 from prettyscore.core import messages
 from prettyscore.core.errors import Conflict, DomainError, ValidationFailed
+from prettyscore.core.text import storable
 from prettyscore.opportunities.models import OpportunityClaim
 
 log = logging.getLogger(__name__)
@@ -34,8 +35,6 @@ MAX_INSTAGRAM = 30
 PHONE_PATTERN = re.compile(r"\+?[1-9][0-9]{0,14}")
 # An optional leading @, then 1 to 30 ASCII letters, digits, dots or underscores.
 INSTAGRAM_PATTERN = re.compile(rf"@?([A-Za-z0-9._]{{1,{MAX_INSTAGRAM}}})")
-# PostgreSQL text cannot hold NUL; it is never typed on purpose, so it is dropped.
-_NUL = "\x00"
 
 # The form's fields, in the order it shows them (and reports their problems).
 FIELDS = (
@@ -86,7 +85,7 @@ class Application:
 
 
 def _trimmed(value: str | None) -> str:
-    return (value or "").replace(_NUL, "").strip()
+    return storable(value).strip()
 
 
 def _full_name(value: str | None) -> str:

@@ -103,7 +103,7 @@ class OpportunityState(AuthState):
         filled in) or the application they already sent."""
         self.error_field = self.error_message = ""
         self.submitting = False
-        user = await self.current_user()
+        user = await self._current_user()
         if user is None:
             self._show_claim(None)
             self.loaded = True
@@ -124,9 +124,9 @@ class OpportunityState(AuthState):
         """Send the application; the first problem is shown as a toast and by its field."""
         if self.submitting:
             return
-        user = await self.current_user()
+        user = await self._current_user()
         if user is None:
-            yield [rx.toast.error(messages.SIGN_IN_TO_APPLY), self.sign_in_redirect(PAGE_PATH)]
+            yield [rx.toast.error(messages.SIGN_IN_TO_APPLY), self._sign_in_redirect(PAGE_PATH)]
             return
         self.submitting = True
         self.error_field = self.error_message = ""

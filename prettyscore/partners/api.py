@@ -64,13 +64,19 @@ async def follow_referral_link(request: Request) -> Response:
         log.exception("Tracking a referral click failed")
         return response
     if code is not None:
-        response.set_cookie(
-            AFFILIATE_COOKIE,
-            code,
-            max_age=COOKIE_MAX_AGE,
-            path="/",
-            samesite="lax",
-            httponly=True,
-            secure=request.url.scheme == "https",
-        )
+        remember_referral(response, code, secure=request.url.scheme == "https")
     return response
+
+
+def remember_referral(response: Response, code: str, *, secure: bool) -> None:
+    """Keep an approved partner's code in the browser: ``affiliate_code``, 60 days, the
+    whole site, sent on top-level navigation, never readable by scripts."""
+    response.set_cookie(
+        AFFILIATE_COOKIE,
+        code,
+        max_age=COOKIE_MAX_AGE,
+        path="/",
+        samesite="lax",
+        httponly=True,
+        secure=secure,
+    )

@@ -92,8 +92,11 @@ def sign_up_with_referral(
     *,
     user_agent: str | None = None,
     referral_code: str | None = None,
+    user_metadata: dict | None = None,
 ) -> SessionTokens:
     """Sign up (``accounts.service.sign_up``) and credit the referring partner, if any."""
-    tokens = accounts.sign_up(db, email, password, user_agent=user_agent)
+    tokens = accounts.sign_up(
+        db, email, password, user_agent=user_agent, user_metadata=user_metadata
+    )
     attribute_referral(db, tokens.user_id, referral_code)
     return tokens

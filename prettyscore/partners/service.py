@@ -26,6 +26,7 @@ from sqlmodel import Session, col, select
 
 from prettyscore.core import messages
 from prettyscore.core.errors import Conflict, DomainError, ValidationFailed
+from prettyscore.core.text import storable
 from prettyscore.partners.models import PartnerAccount, PartnerConversion
 from prettyscore.partners.programme import (
     APPROVED,
@@ -124,13 +125,13 @@ def check_application(
     display_name: str | None, short_code: str | None, promo_code: str | None
 ) -> Application:
     """The application the form describes, or ApplicationInvalid for its first problem."""
-    name = (display_name or "").strip()
+    name = storable(display_name).strip()
     if not name:
         raise ApplicationInvalid("display_name", messages.PARTNER_DISPLAY_NAME_REQUIRED)
     if len(name) > MAX_DISPLAY_NAME:
         raise ApplicationInvalid("display_name", messages.PARTNER_DISPLAY_NAME_TOO_LONG)
     code = check_code(short_code)
-    promo = (promo_code or "").strip().upper()
+    promo = storable(promo_code).strip().upper()
     if len(promo) > MAX_PROMO_CODE:
         raise ApplicationInvalid("promo_code", messages.PARTNER_PROMO_CODE_TOO_LONG)
     return Application(display_name=name, code=code, promo_code=promo)

@@ -77,9 +77,9 @@ class PartnerApplyState(AuthState):
         """on_load: visitors sign in first; partners are sent to their portal."""
         self.short_code = self.promo_code = self.error_field = self.error_message = ""
         self.submitting = self.ready = False
-        user = await self.current_user()
+        user = await self._current_user()
         if user is None:
-            return [rx.toast.error(messages.SIGN_IN_TO_APPLY), self.sign_in_redirect(APPLY_PATH)]
+            return [rx.toast.error(messages.SIGN_IN_TO_APPLY), self._sign_in_redirect(APPLY_PATH)]
         try:
             account = await run_in_session(service.partner_of, user.id)
         except Exception:
@@ -109,9 +109,9 @@ class PartnerApplyState(AuthState):
         """Send the application; on success the member sees their (pending) portal."""
         if self.submitting:
             return
-        user = await self.current_user()
+        user = await self._current_user()
         if user is None:
-            yield [rx.toast.error(messages.SIGN_IN_TO_APPLY), self.sign_in_redirect(APPLY_PATH)]
+            yield [rx.toast.error(messages.SIGN_IN_TO_APPLY), self._sign_in_redirect(APPLY_PATH)]
             return
         self.submitting = True
         self.error_field = self.error_message = ""
@@ -208,9 +208,9 @@ class PartnerPortalState(AuthState):
     async def open_page(self):
         """on_load: visitors sign in first; members without an account go to apply."""
         self.loaded = False
-        user = await self.current_user()
+        user = await self._current_user()
         if user is None:
-            return self.sign_in_redirect(PORTAL_PATH)
+            return self._sign_in_redirect(PORTAL_PATH)
         try:
             view = await run_in_session(service.portal, user.id)
         except Exception:
@@ -256,7 +256,7 @@ class PartnerLeaderboardState(AuthState):
     @rx.event
     async def open_page(self):
         """on_load: anyone may look."""
-        await self.current_user()
+        await self._current_user()
         try:
             entries = await run_in_session(service.leaderboard)
         except Exception:

@@ -299,6 +299,16 @@ def _paid_detailed_with(
     return next((row for row in rows if row.answers == answers), None)
 
 
+def paid_detailed_analysis(db: Session, user_id: uuid.UUID, answers: Any) -> ResultView | None:
+    """The detailed analysis of these answers, if the member has paid for it; else None.
+
+    For callers that name the answers rather than a saved result (the
+    personality-analysis server function): only a paid detailed row is ever read.
+    """
+    owned = _paid_detailed_with(db, user_id, check_answers(answers))
+    return _view(owned) if owned is not None else None
+
+
 def report_path(result_id: uuid.UUID | str) -> str:
     """Where a saved result is read."""
     return f"{PAGE_PATH}?result={result_id}"

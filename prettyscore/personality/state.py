@@ -112,7 +112,7 @@ class PersonalityState(AuthState):
     def _signed_out(self):
         return [
             rx.toast.error(messages.LOG_IN_FOR_PERSONALITY),
-            self.sign_in_redirect(PAGE_PATH),
+            self._sign_in_redirect(PAGE_PATH),
         ]
 
     def _back_from_a_visit(self) -> None:
@@ -127,7 +127,7 @@ class PersonalityState(AuthState):
         ``?payment=success&result=<id>`` the detailed analysis just paid for."""
         self.finishing = self.buying = False
         self.price = service.detailed_price()
-        user = await self.current_user()
+        user = await self._current_user()
         if user is None:
             return self._signed_out()
         if self._owner != str(user.id):
@@ -175,7 +175,7 @@ class PersonalityState(AuthState):
                 if self._watch != watch or self.view != CONFIRMING:
                     return
                 try:
-                    user = await self.current_user()
+                    user = await self._current_user()
                     report = user and await run_in_session(
                         service.detailed_report, user.id, self._awaited
                     )
@@ -214,7 +214,7 @@ class PersonalityState(AuthState):
         if not self.selected:
             yield rx.toast.error(messages.PLEASE_SELECT_ANSWER)
             return
-        user = await self.current_user()
+        user = await self._current_user()
         if user is None:
             yield self._signed_out()
             return
@@ -261,7 +261,7 @@ class PersonalityState(AuthState):
     @rx.event
     async def buy(self):
         """Buy the detailed analysis of the result on show: off to the checkout."""
-        user = await self.current_user()
+        user = await self._current_user()
         if user is None:
             yield self._signed_out()
             return

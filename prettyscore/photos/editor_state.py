@@ -73,9 +73,9 @@ class PhotoEditorState(PhotosState):
     @rx.event
     async def open_editor(self):
         """'Edit Photo': the prompt view for the selected photo."""
-        user = await self.current_user()
+        user = await self._current_user()
         if user is None:
-            return self.sign_in_redirect()
+            return self._sign_in_redirect()
         try:
             facts = await run_in_session(_editor_facts, user.id, self.selected.id)
         except DomainError as error:
@@ -123,9 +123,9 @@ class PhotoEditorState(PhotosState):
         async with self:
             if self.editing or not self.selected.id:
                 return None
-            user = await self.current_user()
+            user = await self._current_user()
             if user is None:
-                return self.sign_in_redirect()
+                return self._sign_in_redirect()
             self.editing = True
             request = {"user_id": user.id, "premium": self.premium, "photo_id": self.selected.id}
         try:
@@ -150,7 +150,7 @@ class PhotoEditorState(PhotosState):
         """Show the failure, and the counts as the server has them now."""
         async with self:
             self.editing = False
-            user = await self.current_user()
+            user = await self._current_user()
             if user is not None and self.selected.id:
                 facts = await run_in_session(_editor_facts, user.id, self.selected.id)
                 self.premium, self.free_edits_left, self.undo_steps = facts
@@ -159,9 +159,9 @@ class PhotoEditorState(PhotosState):
     @rx.event
     async def undo(self):
         """'Undo': the image before the newest edit, saved as the photo's edit again."""
-        user = await self.current_user()
+        user = await self._current_user()
         if user is None:
-            return self.sign_in_redirect()
+            return self._sign_in_redirect()
         try:
             edited, card = await run_in_session(_undo, user.id, self.selected.id)
         except DomainError as error:

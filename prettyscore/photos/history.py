@@ -32,6 +32,7 @@ from prettyscore.core.media import (
 )
 from prettyscore.editing import service as editing
 from prettyscore.photos.models import Photo, PhotoEditStep
+from prettyscore.photos.pending import PendingFiles
 from prettyscore.photos.service import get_photo
 
 DbFactory = Callable[[], AbstractContextManager[Session]]
@@ -170,32 +171,30 @@ def edit_saved_photo(
 ) -> EditedPhoto:
     """Edit what the member's photo shows now and keep the result as its new edit.
 
-    Slow (the edit itself): call it on a worker thread. Counts one free edit for a
-    non-subscriber, only if the edit is kept; raises the documents' messages otherwise.
+    Slow (the edit itself): call it on a worker thread. A non-subscriber's free edit is
+    taken in the same transaction that keeps the edit, so an edit that never finishes
+    (an error, or the process killed) spends nothing and leaves no file behind.
     """
+    editing.check_instruction(prompt)
+    owner_key = editing.allowance_key(user_id, None)
     with db_factory() as db:
         source_key = key_from_url(current_image_url(get_photo(db, user_id, photo_id)))
-    owner_key = editing.allowance_key(user_id, None)
-    options = {"engine_name": engine_name} if engine_name else {}
-    outcome = editing.edit_photo(
-        db_factory,
-        store,
-        owner_key=owner_key,
-        premium=premium,
-        image_key=source_key,
-        prompt=prompt,
-        media_owner=MediaOwner.member(user_id),
-        **options,
+        if not premium and editing.edits_remaining(db, owner_key) <= 0:
+            raise editing.no_free_edits()
+    files = PendingFiles(store)
+    new_key = editing.render_edit(
+        files, source_key, prompt, MediaOwner.member(user_id), engine_name
     )
     try:
         with db_factory() as db:
-            photo = record_edit(db, store, user_id, photo_id, media_url(outcome.image_key), prompt)
-            return describe(db, photo, outcome.remaining)
+            files.settle_on_commit(db)
+            if not premium and not editing.reserve_edit(db, owner_key):
+                raise editing.no_free_edits()  # spent meanwhile by another edit
+            photo = record_edit(db, store, user_id, photo_id, media_url(new_key), prompt)
+            remaining = editing.UNLIMITED if premium else editing.edits_remaining(db, owner_key)
+            return describe(db, photo, remaining)
     except BaseException:
-        store.delete(outcome.image_key)
-        if not premium:
-            with db_factory() as db:
-                editing.refund_edit(db, owner_key)
+        store.delete(new_key)
         raise
 
 

@@ -19,7 +19,9 @@ from prettyscore.accounts.models import User
 from prettyscore.core import messages
 from prettyscore.core.errors import NotFound, ValidationFailed
 from prettyscore.core.media import MediaOwner, MediaStore, key_from_url, media_url
+from prettyscore.core.text import storable
 from prettyscore.photos.models import Photo, PhotoEditStep
+from prettyscore.photos.pending import PendingFiles
 from prettyscore.scoring.service import ScoreResult
 
 log = logging.getLogger(__name__)
@@ -54,14 +56,16 @@ def save_result(
     existing = db.exec(
         select(Photo).where(Photo.result_id == result.result_id, Photo.user_id == user_id)
     ).first()
+    files = PendingFiles(store)  # a crash before the commit leaves no file unowned
+    files.settle_on_commit(db)
     if existing is not None:
-        _keep_latest_edit(db, store, existing, result)
+        _keep_latest_edit(db, files, existing, result)
         return _list_on_leaderboard(db, existing, listing) if listing else existing
     owner = MediaOwner.member(user_id)
-    original_key = store.save(store.read(result.image_key), owner=owner, ext="jpg")
+    original_key = files.save(store.read(result.image_key), owner=owner, ext="jpg")
     edited_key = None
     if result.edited_key:
-        edited_key = store.save(store.read(result.edited_key), owner=owner, ext="jpg")
+        edited_key = files.save(store.read(result.edited_key), owner=owner, ext="jpg")
     photo = Photo(
         user_id=user_id,
         original_image_url=media_url(original_key),
@@ -104,10 +108,10 @@ def _keep_latest_edit(db: Session, store: MediaStore, photo: Photo, result: Scor
 
 def check_listing(display_name: str | None, bio: str | None) -> tuple[str, str | None]:
     """The leaderboard opt-in form: a display name is required, the bio is optional."""
-    name = (display_name or "").strip()
+    name = storable(display_name).strip()
     if not name:
         raise ValidationFailed(messages.PLEASE_ENTER_DISPLAY_NAME)
-    about = (bio or "").strip() or None
+    about = storable(bio).strip() or None
     return name[:MAX_DISPLAY_NAME], (about[:MAX_BIO] if about else None)
 
 

@@ -106,15 +106,15 @@ class PhotosState(AuthState):
     @rx.event
     async def open_dashboard(self):
         """on_load of /dashboard: members only (others go to /auth and come back)."""
-        if await self.current_user() is None:
-            return self.sign_in_redirect()
+        if await self._current_user() is None:
+            return self._sign_in_redirect()
         self.details_open = False  # a reload shows the grid, not the last dialog
         return await self._load(reset=True)
 
     async def _load(self, *, reset: bool):
-        user = await self.current_user()
+        user = await self._current_user()
         if user is None:
-            return self.sign_in_redirect()
+            return self._sign_in_redirect()
         self.loading = True
         offset = 0 if reset else len(self.photos)
         try:
@@ -154,7 +154,7 @@ class PhotosState(AuthState):
     @rx.event
     async def download_photo(self, which: str):
         """Download the selected photo as pretty-score-{score}-edited/original.png."""
-        user = await self.current_user()
+        user = await self._current_user()
         if user is None or not self.selected.id:
             return rx.toast.error(messages.NO_PHOTO_TO_DOWNLOAD)
         kind = "edited" if which == "edited" and self.selected.edited_url else "original"
@@ -170,7 +170,7 @@ class PhotosState(AuthState):
     @rx.event
     async def delete_selected(self):
         """Delete the selected photo: its row, its leaderboard entry and its files."""
-        user = await self.current_user()
+        user = await self._current_user()
         if user is None or not self.selected.id:
             return None
         try:
@@ -184,14 +184,14 @@ class PhotosState(AuthState):
     @rx.event
     async def delete_account(self):
         """Delete the member, all their photos and files, and sign this browser out."""
-        user = await self.current_user()
+        user = await self._current_user()
         if user is None:
-            return self.sign_in_redirect()
+            return self._sign_in_redirect()
         try:
             await run_in_session(service.delete_account, get_media_store(), user.id)
         except Exception:
             log.exception("Account deletion failed")
             return rx.toast.error(messages.UNEXPECTED_ERROR)
-        self.clear_tokens()
+        self._clear_tokens()
         self.photos, self.total, self.selected = [], 0, PhotoCard()
         return [rx.toast.success(messages.ACCOUNT_DELETED), rx.redirect("/")]

@@ -81,7 +81,7 @@ class BodyScoreState(AuthState):
     def _locked_out(self, kind: str, error: DomainError):
         """The server refused: visitors go to sign in, others see the gate's answer."""
         if isinstance(error, NotAuthenticated):
-            return [rx.toast.error(error.message), self.sign_in_redirect(UPLOAD_ROUTES[kind])]
+            return [rx.toast.error(error.message), self._sign_in_redirect(UPLOAD_ROUTES[kind])]
         events = [rx.toast.error(error.message)]
         if isinstance(error, PermissionDenied) and kind in FEATURES:
             events.append(FeatureGateState.check_access(FEATURES[kind]))
@@ -96,11 +96,11 @@ class BodyScoreState(AuthState):
         self.kind = kind
         staged = self._staged.get(kind)
         self.preview_url = media_url(staged) if staged else ""
-        user = await self.current_user()
+        user = await self._current_user()
         if user is None and kind not in FEATURES:
             return [
                 rx.toast.error(messages.SIGN_IN_TO_ACCESS_FEATURE),
-                self.sign_in_redirect(UPLOAD_ROUTES[kind]),
+                self._sign_in_redirect(UPLOAD_ROUTES[kind]),
             ]
         return None
 
@@ -112,7 +112,7 @@ class BodyScoreState(AuthState):
             return None
         if not files:
             return rx.toast.error(messages.PLEASE_UPLOAD_IMAGE_FILE)
-        user = await self.current_user()
+        user = await self._current_user()
         try:
             await run_in_session(body_results.check_may_score, user and user.id, kind)
         except DomainError as error:
@@ -157,7 +157,7 @@ class BodyScoreState(AuthState):
                 return None
             if not key:
                 return rx.toast.error(messages.PLEASE_UPLOAD_PHOTO_FIRST_NO_BANG)
-            user = await self.current_user()
+            user = await self._current_user()
             if user is None:
                 return self._locked_out(kind, NotAuthenticated(messages.SIGN_IN_TO_ACCESS_FEATURE))
             self.analyzing, self.checks_done = True, 0
@@ -203,7 +203,7 @@ class BodyScoreState(AuthState):
         """on_load of a results page: without a result, back to the kind's upload page."""
         if kind not in BODY_KINDS:
             return rx.redirect("/")
-        user = await self.current_user()
+        user = await self._current_user()
         navigation = self._navigation.get(kind) or {}
         try:
             result = await run_in_session(
@@ -251,11 +251,11 @@ class BodyScoreState(AuthState):
         if navigation.get("saved"):
             self.saved = True
             return None
-        user = await self.current_user()
+        user = await self._current_user()
         if user is None:
             return [
                 rx.toast.error(messages.SIGN_IN_TO_SAVE_RESULTS),
-                self.sign_in_redirect(RESULTS_ROUTES[kind]),
+                self._sign_in_redirect(RESULTS_ROUTES[kind]),
             ]
         result = ScoreResult.from_dict(navigation["result"])
         try:

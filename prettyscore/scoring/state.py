@@ -221,7 +221,7 @@ class ScoreState(AuthState):
     @rx.event
     async def open_results(self):
         """on_load of /results: without a result there is nothing to show: go home."""
-        await self.current_user()
+        await self._current_user()
         if not self.has_result:
             return rx.redirect("/")
         if self.router.url.query_parameters.get("leaderboard") == "1":
@@ -262,9 +262,9 @@ class ScoreState(AuthState):
         result = self._current_result()
         if result is None:
             return rx.redirect("/")
-        user = await self.current_user()
+        user = await self._current_user()
         if user is None:
-            return [rx.toast.info(messages.SIGN_IN_TO_SAVE), self.sign_in_redirect("/results")]
+            return [rx.toast.info(messages.SIGN_IN_TO_SAVE), self._sign_in_redirect("/results")]
         try:
             await run_in_session(
                 photos_service.save_result, media_store(), user.id, result, listing=listing
@@ -305,7 +305,7 @@ class ScoreState(AuthState):
 
     # -- AI edits ------------------------------------------------------------------
     async def _load_allowance(self) -> None:
-        user = await self.current_user()
+        user = await self._current_user()
         self.premium, self.free_edits_left = await run_in_session(
             editing.allowance, user.id if user else None, self.visitor_secret
         )
@@ -329,7 +329,7 @@ class ScoreState(AuthState):
             result = self._current_result()
             if result is None or self.editing:
                 return None
-            user = await self.current_user()
+            user = await self._current_user()
             # Edits live in this browser's session folder, like the photo; Save copies them.
             owner = self._visitor_owner()
             request = {

@@ -23,6 +23,7 @@ from prettyscore.admin.access import require_admin
 from prettyscore.core import messages
 from prettyscore.core.errors import Conflict, DomainError, NotFound, ValidationFailed
 from prettyscore.core.model_types import utcnow
+from prettyscore.core.text import storable
 from prettyscore.opportunities import service as opportunities
 from prettyscore.verification.models import VerificationRequest
 
@@ -41,8 +42,6 @@ MAX_INSTAGRAM = opportunities.MAX_INSTAGRAM
 MAX_ADMIN_NOTES = 1000
 # The admin page holds its rows in the browser's state: the newest this many.
 MAX_LISTED = 500
-# PostgreSQL text cannot hold NUL; it is never typed on purpose, so it is dropped.
-_NUL = "\x00"
 
 
 class VerificationInvalid(ValidationFailed):
@@ -91,7 +90,7 @@ class RequestRow:
 # The form's rules
 # ---------------------------------------------------------------------------
 def _trimmed(value: str | None) -> str:
-    return (value or "").replace(_NUL, "").strip()
+    return storable(value).strip()
 
 
 def _required(field: str, value: str | None, limit: int, missing: str, too_long: str) -> str:

@@ -98,7 +98,7 @@ class VerificationState(AuthState):
     def _refused(self):
         return [
             rx.toast.error(messages.SIGN_IN_TO_REQUEST_VERIFICATION),
-            self.sign_in_redirect(PAGE_PATH),
+            self._sign_in_redirect(PAGE_PATH),
         ]
 
     @rx.event
@@ -106,7 +106,7 @@ class VerificationState(AuthState):
         """on_load: visitors go to /auth; members see their badge, request or the form."""
         self.view, self.submitting = "", False
         self.error_field = self.error_message = ""
-        user = await self.current_user()
+        user = await self._current_user()
         if user is None:
             return self._refused()
         try:
@@ -122,7 +122,7 @@ class VerificationState(AuthState):
         """Send the request; a problem is shown as a toast and by its field."""
         if self.submitting:
             return
-        user = await self.current_user()
+        user = await self._current_user()
         if user is None:
             yield self._refused()
             return

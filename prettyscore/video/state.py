@@ -58,7 +58,7 @@ class VideoState(AuthState):
     def _signed_out(self):
         return [
             rx.toast.error(messages.PLEASE_SIGN_IN_TO_GENERATE_VIDEOS),
-            self.sign_in_redirect(),
+            self._sign_in_redirect(),
         ]
 
     def _resume_following(self):
@@ -77,7 +77,7 @@ class VideoState(AuthState):
     @rx.event
     async def open_page(self):
         """on_load: members only; a job started before a reload is followed again."""
-        if await self.current_user() is None:
+        if await self._current_user() is None:
             return self._signed_out()
         return self._resume_following()
 
@@ -90,7 +90,7 @@ class VideoState(AuthState):
         still under way stays on screen (and is followed again), as does the finished
         result of this same photo; otherwise the dialog starts idle with this photo.
         """
-        user = await self.current_user()
+        user = await self._current_user()
         if user is None:
             return self._signed_out()
         self.dialog_open = True
@@ -121,7 +121,7 @@ class VideoState(AuthState):
     @rx.event
     async def choose_image(self, files: list[rx.UploadFile]):
         """The photo to animate: it must be an image (checked on the server)."""
-        user = await self.current_user()
+        user = await self._current_user()
         if user is None or not files:
             return rx.toast.error(messages.PLEASE_UPLOAD_IMAGE_FILE)
         data = await files[0].read(constants.MAX_UPLOAD_BYTES + 1)
@@ -158,7 +158,7 @@ class VideoState(AuthState):
     @rx.event
     async def start(self):
         """Start a generation if the member may; the render runs on a server thread."""
-        user = await self.current_user()
+        user = await self._current_user()
         if user is None:
             return self._signed_out()
         if self.phase == "processing":
@@ -199,7 +199,7 @@ class VideoState(AuthState):
             async with self:
                 if not self._is_polling(poller):
                     return None
-                user = await self.current_user()
+                user = await self._current_user()
                 job_id, self.polls = self._job_id, self.polls + 1
                 polls = self.polls
             if user is None:

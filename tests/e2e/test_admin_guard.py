@@ -43,7 +43,9 @@ def test_member_is_refused_with_the_documents_message_and_sent_home(
     base = app_server.base_url
     new_member(page, base)
     page.goto(f"{base}{route}")
-    expect(page.get_by_text(refusal)).to_be_visible()
+    # The refusal comes from the page's on_load event on the server: on a loaded machine
+    # with two workers it can take longer than expect's default 5 s.
+    expect(page.get_by_text(refusal)).to_be_visible(timeout=15_000)
     wait_for_path(page, "/")
 
 

@@ -50,7 +50,18 @@ APP_SETTINGS = (
     "PAYMENT_CURRENCY",
     "ANALYSIS_WAIT_SECONDS",
     "BODY_ANALYSIS_WAIT_SECONDS",
+    "RATE_LIMIT_SIGN_IN_FAILURES_PER_EMAIL",
+    "RATE_LIMIT_SIGN_IN_FAILURES_PER_ADDRESS",
+    "RATE_LIMIT_SIGN_UPS_PER_ADDRESS",
+    "RATE_LIMIT_MAILS_PER_ADDRESS",
+    "RATE_LIMIT_MAILS_PER_EMAIL",
+    "RATE_LIMIT_CONTACT_REQUESTS_PER_MEMBER",
+    "RATE_LIMIT_CHAT_MESSAGES_PER_MEMBER",
 )
+
+#: The rate limits, lifted for the browser tests (see ``server_environment``).
+RATE_LIMITS = tuple(name for name in APP_SETTINGS if name.startswith("RATE_LIMIT_"))
+UNLIMITED_RATE = "1000000 per minute"
 
 #: The app's webhook signing secret, so tests can sign events as Stripe would. No
 #: STRIPE_SECRET_KEY is set: the app uses its built-in test checkout.
@@ -150,6 +161,9 @@ def server_environment(
             "ANALYSIS_WAIT_SECONDS": "0.5",
             "BODY_ANALYSIS_WAIT_SECONDS": "0.5",
             "STRIPE_WEBHOOK_SECRET": STRIPE_WEBHOOK_SECRET,
+            # Every browser test signs members up and in from 127.0.0.1, and on Redis the
+            # counts outlive a run: the limits are tested in tests/security and tests/api.
+            **dict.fromkeys(RATE_LIMITS, UNLIMITED_RATE),
             "REFLEX_TELEMETRY_ENABLED": "false",
             "REFLEX_CHECK_LATEST_VERSION": "false",
             "REFLEX_WEB_WORKDIR": str(web_dir),
@@ -208,10 +222,13 @@ def running_app(
     redis_url: str | None = None,
     web_dir: Path | None = None,
     timeout: float | None = None,
+    extra_env: dict[str, str] | None = None,
 ) -> Iterator[AppServer]:
     """Migrate a database, start `reflex run --env prod --single-port`, yield, stop.
 
-    ``database_url`` None means a SQLite file in the data dir. Raises AppServerError, with
+    ``database_url`` None means a SQLite file in the data dir. ``extra_env`` overrides
+    settings for this server (e.g. ``ANALYSIS_WAIT_SECONDS=0`` for the load benchmark,
+    which measures the work and not the documents' minimum wait). Raises AppServerError, with
     the last 50 log lines, when the app is not serving /ping and / within ``timeout``
     seconds (default ``E2E_START_TIMEOUT`` or 300).
     """
@@ -235,6 +252,7 @@ def running_app(
         database_url=database_url,
         redis_url=redis_url,
     )
+    env.update(extra_env or {})
     server = AppServer(
         name=name,
         base_url=f"http://localhost:{port}",
