@@ -26,6 +26,10 @@ def test_sign_up_sign_out_remembered_email_and_sign_in(page, app_server):
     expect(page.get_by_text(messages.ACCOUNT_CREATED)).to_be_visible()
     wait_for_path(page, "/dashboard")
     expect(page.get_by_test_id("dashboard-email")).to_have_text(address)
+    # Wait, as a person would, for the dashboard to finish loading: a sign-out clicked
+    # before its on_load ran would be followed by that on_load's own "sign in to come
+    # back here" redirect (/auth?next=/dashboard).
+    expect(page.get_by_text("You haven't saved any photos yet.")).to_be_visible()
 
     page.get_by_role("button", name=messages.SIGN_OUT).first.click()
     expect(page.get_by_text(messages.SIGNED_OUT)).to_be_visible()
