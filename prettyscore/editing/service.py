@@ -1,9 +1,9 @@
 """AI photo edits with the free allowance kept on the server.
 
 Five free edits per member (per browser for visitors), Premium unlimited. An edit is
-reserved before the work by one conditional update (so parallel requests can never
-use more than the allowance) and given back if the edit fails, so only successful
-edits and upscales count.
+checked before the work and spent after it by one conditional update (so parallel
+requests can never use more than the allowance), so only successful edits and upscales
+count.
 """
 
 from __future__ import annotations
@@ -79,15 +79,6 @@ def reserve_edit(db: Session, owner_key: str) -> bool:
     return taken.rowcount == 1
 
 
-def refund_edit(db: Session, owner_key: str) -> None:
-    """Give back an edit whose work failed."""
-    db.execute(
-        update(EditAllowance)
-        .where(EditAllowance.owner_key == owner_key, EditAllowance.edits_used > 0)
-        .values(edits_used=EditAllowance.edits_used - 1, updated_at=utcnow())
-    )
-
-
 def check_instruction(prompt: str | None) -> None:
     """An empty instruction is refused before anything is counted or edited."""
     if not (prompt or "").strip():
@@ -124,22 +115,25 @@ def edit_photo(
 ) -> EditOutcome:
     """Edit a stored photo into a new one (slow: call it on a worker thread).
 
-    Raises the documents' upgrade message when no free edit is left, the engine's own
-    message for an instruction it cannot carry out (no edit used), or DomainError.
+    A non-subscriber's free edit is spent only once the edit is done, by one conditional
+    update (so parallel requests never use more than the allowance, and an edit that
+    fails, or whose process is killed, spends nothing). Raises the documents' upgrade
+    message when no free edit is left, the engine's own message for an instruction it
+    cannot carry out (no edit used), or DomainError.
     """
     check_instruction(prompt)
     if not premium:
         with db_factory() as db:
-            if not reserve_edit(db, owner_key):
+            if edits_remaining(db, owner_key) <= 0:
                 raise no_free_edits()
-    try:
-        new_key = render_edit(store, image_key, prompt, media_owner, engine_name)
-    except BaseException:
-        if not premium:
-            with db_factory() as db:
-                refund_edit(db, owner_key)
-        raise
+    new_key = render_edit(store, image_key, prompt, media_owner, engine_name)
     if premium:
         return EditOutcome(new_key, UNLIMITED)
-    with db_factory() as db:
-        return EditOutcome(new_key, edits_remaining(db, owner_key))
+    try:
+        with db_factory() as db:
+            if not reserve_edit(db, owner_key):
+                raise no_free_edits()  # spent meanwhile by another edit
+            return EditOutcome(new_key, edits_remaining(db, owner_key))
+    except BaseException:
+        store.delete(new_key)
+        raise

@@ -38,6 +38,7 @@ from prettyscore.editing import service as editing
 from prettyscore.editing.adjustments import Adjustments, apply_adjustments
 from prettyscore.photos import service as photos_service
 from prettyscore.photos.models import Photo
+from prettyscore.photos.pending import PendingFiles
 from prettyscore.scoring import service as scoring
 from prettyscore.scoring.service import ScoreResult
 
@@ -272,13 +273,16 @@ def update_member_photo(
 ):
     """Make ``final_key`` the edited version of the member's saved photo.
 
-    The file is copied into the member's folder; the photo's history keeps the image it
-    replaces, so the dashboard's Undo can bring it back.
+    The file is copied into the member's folder, noted as pending until ``db`` commits
+    (so a process killed before the commit leaves no file that no photo owns); the
+    photo's history keeps the image it replaces, so the dashboard's Undo can bring it back.
     """
     from prettyscore.photos import history  # the photo's own edit history
 
     photos_service.get_photo(db, user_id, photo_id)  # NotFound unless it is theirs
-    member_key = store.save(store.read(final_key), owner=MediaOwner.member(user_id), ext="jpg")
+    files = PendingFiles(store)
+    files.settle_on_commit(db)
+    member_key = files.save(store.read(final_key), owner=MediaOwner.member(user_id), ext="jpg")
     try:
         return history.record_edit(db, store, user_id, photo_id, media_url(member_key), prompt)
     except BaseException:

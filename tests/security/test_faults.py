@@ -47,6 +47,7 @@ from prettyscore.scoring.service import ScoreResult
 from tests.api.conftest import FOREIGN_SETTINGS
 from tests.helpers import stripe_events
 from tests.helpers.api_server import free_port, wait_until_up
+from tests.helpers.auth_api import bearer, sign_up
 
 PROJECT_ROOT = Path(__file__).resolve().parents[2]
 WEBHOOK_SECRET = "whsec_fault_tests"
@@ -293,6 +294,31 @@ def test_an_edit_killed_half_way_changes_nothing_and_spends_no_free_edit(
     assert store.exists(key_from_url(photo.edited_image_url))
     assert len(db.exec(select(PhotoEditStep)).all()) == 1
     assert orphans(db, store, user_id) == set()
+    assert free_edits_left(db, user_id) == constants.FREE_EDITS - 1
+
+
+def test_an_api_edit_killed_while_the_engine_works_spends_no_free_edit(server, store, db):
+    """POST /functions/v1/edit-photo spends the free edit only once the edit is done."""
+    server.start()
+    with server.client() as client:
+        signed_up = sign_up(client, f"api-{secrets.token_hex(4)}@example.com")
+    server.kill()
+    user_id = uuid.UUID(signed_up["user"]["id"])
+    photo = saved_photo(db, store, user_id)
+    body = {"imageUrl": photo.original_image_url, "prompt": "make it brighter"}
+    headers = bearer(signed_up["access_token"])
+
+    server.kill_at(
+        "edit-during-engine",
+        lambda client: client.post("/functions/v1/edit-photo", json=body, headers=headers),
+    )
+    assert free_edits_left(db, user_id) == constants.FREE_EDITS
+
+    server.start()
+    with server.client() as client:
+        edited = client.post("/functions/v1/edit-photo", json=body, headers=headers)
+    assert edited.status_code == 200, edited.text
+    assert edited.json()["editsRemaining"] == constants.FREE_EDITS - 1
     assert free_edits_left(db, user_id) == constants.FREE_EDITS - 1
 
 
