@@ -10,6 +10,7 @@ from datetime import UTC, datetime, timedelta
 import jwt
 import pytest
 from cryptography.hazmat.primitives.asymmetric import ec
+from passlib.hash import argon2
 from sqlalchemy import func, update
 from sqlmodel import select
 
@@ -42,6 +43,16 @@ def test_password_is_stored_as_an_argon2_hash_that_verifies():
     assert passwords.verify_password("s3cret-pass", stored)
     assert not passwords.verify_password("s3cret-pasS", stored)
     assert not passwords.verify_password("anything", None)
+
+
+def test_passwords_hashed_with_earlier_parameters_still_verify():
+    """Members who signed up before the hashing parameters changed can still sign in."""
+    earlier = "$argon2id$v=19$m=65536,t=3,p=4$"
+    stored = argon2.using(memory_cost=65536, rounds=3, parallelism=4).hash("s3cret-pass")
+    assert stored.startswith(earlier)
+    assert passwords.verify_password("s3cret-pass", stored)
+    assert not passwords.verify_password("s3cret-pasS", stored)
+    assert passwords.hash_password("s3cret-pass").startswith("$argon2id$v=19$m=19456,t=2,p=1$")
 
 
 # ---------------------------------------------------------------------------

@@ -92,7 +92,7 @@ def jpeg_bytes() -> bytes:
 
 @functools.cache
 def _password_hash() -> str:
-    """One argon2 hash for every actor: hashing is the slow part of a sign-up (0.5 s)."""
+    """One argon2 hash for every actor: hashing is the slow part of a sign-up."""
     return passwords.hash_password(PASSWORD)
 
 
