@@ -31,6 +31,7 @@ from pathlib import Path
 import pytest
 from playwright.sync_api import BrowserContext, Page, expect
 
+from prettyscore.chat import live
 from prettyscore.core import messages
 from tests.conftest import POSTGRES_SKIP_REASON, REDIS_SKIP_REASON, postgres_url, redis_url
 from tests.e2e.flows import (
@@ -40,6 +41,7 @@ from tests.e2e.flows import (
     wait_for_path,
     wait_until_ready,
 )
+from tests.e2e.test_chat import redis_announcements
 from tests.fixtures.browser import DEFAULT_TIMEOUT_MS, DEFAULT_VIEWPORT
 from tests.helpers import app_server
 from tests.helpers.app_server import WEB_CACHE, AppServer, AppServerError, running_app
@@ -198,7 +200,8 @@ def test_a_session_and_a_live_chat_span_two_backend_processes(new_context, two_p
     ann_address = new_member(ann, base, "ann")
     proxy.switch_to(b)
     bob_address = new_member(bob, base, "bob")
-    chat_url = f"{base}/messages/{paid_contact_request(two_processes.a, ann_address, bob_address)}"
+    request_id = paid_contact_request(two_processes.a, ann_address, bob_address)
+    chat_url = f"{base}/messages/{request_id}"
     proxy.switch_to(a)
     open_page(ann, chat_url)
     proxy.switch_to(b)
@@ -210,13 +213,21 @@ def test_a_session_and_a_live_chat_span_two_backend_processes(new_context, two_p
     assert not _event_sockets(proxy, a, bob_token)
     expect(ann.get_by_test_id("chat-with")).to_contain_text(bob_address.split("@")[0])
 
-    # Messages cross from A to B and back, live, without a reload.
-    _send(ann, "Hello Bob, this is Ann on process A")
-    expect(_theirs(bob)).to_have_text(
-        "Hello Bob, this is Ann on process A", timeout=ARRIVES_WITHIN_MS
-    )
+    # Messages cross from A to B and back, live, without a reload. A announces through
+    # Redis and B's page wakes on it: without Redis the message would still come, by the
+    # page's own look at the database every 15 s, which is not what this proves.
+    with redis_announcements(two_processes.a) as announced:
+        sent = time.monotonic()
+        _send(ann, "Hello Bob, this is Ann on process A")
+        expect(_theirs(bob)).to_have_text(
+            "Hello Bob, this is Ann on process A", timeout=ARRIVES_WITHIN_MS
+        )
+        print(f"\n[two-processes] A to B in {time.monotonic() - sent:.2f} s")
+        assert live.channel(request_id) in announced()
+    sent = time.monotonic()
     _send(bob, "Hi Ann, Bob here on process B")
     expect(_theirs(ann)).to_have_text("Hi Ann, Bob here on process B", timeout=ARRIVES_WITHIN_MS)
+    print(f"[two-processes] B to A in {time.monotonic() - sent:.2f} s")
 
     # Ann half-types a message (her tab's state, kept in Redis), then A drops her: her tab
     # reconnects through the proxy, which now leads to B only.
