@@ -1,0 +1,272 @@
+"""The production set-up really is one app across several backend processes.
+
+README "Production: PostgreSQL, Redis, several workers" promises that with PostgreSQL and
+Reflex's Redis state manager any worker may serve any event of any tab. Granian spreads
+connections over its workers by chance, so this module does not rely on it: it starts TWO
+separate app processes (one worker each) on the same database, Redis and SECRET_KEY, and
+puts them behind one address, a TCP proxy the test switches (tests/helpers/tcp_proxy.py).
+A connection keeps the process it was opened to, as behind a real load balancer, and the
+proxy records which process each browser connection went to: that record, not the
+switch, is the evidence of who served what.
+
+Ann's tab signs in and opens a chat on process A; Bob's tab opens the same chat on B;
+their messages cross between the processes live. Then A's connections are cut: Ann's tab
+reconnects to B and goes on, still signed in and with its state (a half-typed message)
+intact; finally A is stopped and her tab still works. (The test stops A: one test only.)
+
+Both processes serve one frontend build, as the workers of one `make run` do: two builds
+of the same code are not interchangeable (see ``_serve_one_build``).
+"""
+
+from __future__ import annotations
+
+import os
+import secrets
+import shutil
+import time
+from collections.abc import Callable, Iterator
+from dataclasses import dataclass
+from pathlib import Path
+
+import pytest
+from playwright.sync_api import BrowserContext, Page, expect
+
+from prettyscore.chat import live
+from prettyscore.core import messages
+from tests.conftest import POSTGRES_SKIP_REASON, REDIS_SKIP_REASON, postgres_url, redis_url
+from tests.e2e.flows import (
+    new_member,
+    open_page,
+    paid_contact_request,
+    wait_for_path,
+    wait_until_ready,
+)
+from tests.e2e.test_chat import redis_announcements
+from tests.fixtures.browser import DEFAULT_TIMEOUT_MS, DEFAULT_VIEWPORT
+from tests.helpers import app_server
+from tests.helpers.app_server import WEB_CACHE, AppServer, AppServerError, running_app
+from tests.helpers.tcp_proxy import Connection, TcpProxy, running_proxy
+
+pytestmark = pytest.mark.e2e
+
+#: Server-driven updates on a loaded two-core machine: well under a second when idle.
+ARRIVES_WITHIN_MS = 15_000
+RECONNECT_WITHIN_SECONDS = 15.0
+#: What Reflex shows when a tab reconnects to a backend built from another state tree.
+NEW_VERSION_BANNER = "A new version of this app is available."
+
+
+@dataclass
+class TwoProcesses:
+    """Processes A and B of one PrettyScore, behind ``proxy`` (open ``proxy.url``)."""
+
+    proxy: TcpProxy
+    a: AppServer
+    b: AppServer
+
+    @property
+    def base_url(self) -> str:
+        return self.proxy.url
+
+
+def _serve_one_build(source: Path, target: Path) -> None:
+    """Make the app whose web folder is ``target`` serve ``source``'s frontend build.
+
+    Reflex compiles each build's time and a random project hash into its JavaScript, so
+    two builds of the same code name their files differently. A page built by A, asking
+    B for a part it has not loaded yet (the next page's code), gets a 404 and reloads in
+    place instead of navigating. Files are served from disk, so copying is enough.
+    """
+    client = Path("build") / "client"
+    shutil.rmtree(target / client)
+    shutil.copytree(source / client, target / client)
+
+
+@pytest.fixture(scope="module")
+def two_processes(request, tmp_path_factory) -> Iterator[TwoProcesses]:
+    """Two single-worker app processes sharing PostgreSQL, Redis, SECRET_KEY and data.
+
+    Each builds its frontend in its own folder (two builds in one would clash), with the
+    proxy's address compiled in as PUBLIC_URL, so the pages' websocket and uploads go
+    through the proxy like everything else; then B serves A's build.
+    """
+    if postgres_url() is None:
+        pytest.skip(POSTGRES_SKIP_REASON)
+    redis = redis_url()
+    if redis is None:
+        pytest.skip(REDIS_SKIP_REASON)
+    database_url = request.getfixturevalue("postgres_databases").create()
+    shared = tmp_path_factory.mktemp("two-processes")
+    slot = os.environ.get("E2E_WEB_SLOT") or os.environ.get("PYTEST_XDIST_WORKER", "main")
+    web_dirs = {name: WEB_CACHE / f"{slot}-{name}" / ".web" for name in ("a", "b")}
+    with running_proxy() as proxy:
+        same_everywhere = {
+            "GRANIAN_WORKERS": "1",
+            "PUBLIC_URL": proxy.url,
+            "SECRET_KEY": secrets.token_urlsafe(32),
+            "DATA_DIR": str(shared / "data"),
+            "REFLEX_UPLOADED_FILES_DIR": str(shared / "uploaded_files"),
+        }
+
+        def start(name: str):
+            return running_app(
+                name,
+                shared / name,
+                database_url=database_url,
+                redis_url=redis,
+                web_dir=web_dirs[name],
+                extra_env=same_everywhere,
+            )
+
+        try:
+            with start("a") as a, start("b") as b:
+                _serve_one_build(web_dirs["a"], web_dirs["b"])
+                for server in (a, b):
+                    print(
+                        f"\n[two-processes] {server.name} on port {server.port} after "
+                        f"{server.startup_seconds:.1f} s (log: {server.log_path})"
+                    )
+                print(f"[two-processes] both behind {proxy.url}")
+                yield TwoProcesses(proxy, a, b)
+        except AppServerError as error:
+            pytest.fail(str(error), pytrace=False)
+
+
+@pytest.fixture
+def new_context(browser, two_processes) -> Iterator[Callable[[], BrowserContext]]:
+    """Browser contexts (separate people) opening the app at the proxy's address."""
+    contexts: list[BrowserContext] = []
+
+    def make() -> BrowserContext:
+        context = browser.new_context(base_url=two_processes.base_url, viewport=DEFAULT_VIEWPORT)
+        context.set_default_timeout(DEFAULT_TIMEOUT_MS)
+        contexts.append(context)
+        return context
+
+    yield make
+    for context in contexts:
+        context.close()
+
+
+# -- what a person sees ------------------------------------------------------------------
+def _chat_input(page: Page):
+    return page.get_by_test_id("chat-input")
+
+
+def _theirs(page: Page):
+    """The texts of the other party's messages on ``page``."""
+    return page.get_by_test_id("message-theirs").get_by_test_id("message-text")
+
+
+def _send(page: Page, text: str) -> None:
+    _chat_input(page).fill(text)
+    expect(page.get_by_role("button", name=messages.CHAT_SEND)).to_be_enabled()
+    _chat_input(page).press("Enter")
+
+
+# -- which process served a tab ---------------------------------------------------------------
+def _tab_token(page: Page) -> str:
+    """The tab's Reflex session token: its state's key in Redis, sent on every websocket."""
+    return page.evaluate("window.sessionStorage.getItem('token')")
+
+
+def _event_sockets(proxy: TcpProxy, backend: int, token: str) -> list[Connection]:
+    """The websockets this tab (``token``) opened through the proxy to ``backend``."""
+    return [
+        item
+        for item in proxy.opened(backend, event_sockets_only=True)
+        if f"token={token}" in item.first_line
+    ]
+
+
+def _wait_for_open_socket(proxy: TcpProxy, backend: int, token: str) -> float:
+    """Seconds until the tab has an open websocket to ``backend``; fails after a while."""
+    started = time.monotonic()
+    while not any(item.open for item in _event_sockets(proxy, backend, token)):
+        if time.monotonic() - started > RECONNECT_WITHIN_SECONDS:
+            pytest.fail(f"The tab did not reconnect to port {backend}")
+        time.sleep(0.1)
+    return time.monotonic() - started
+
+
+# -- the test ---------------------------------------------------------------------------
+def test_a_session_and_a_live_chat_span_two_backend_processes(new_context, two_processes):
+    proxy, a, b = two_processes.proxy, two_processes.a.port, two_processes.b.port
+    base = two_processes.base_url
+    ann, bob = new_context().new_page(), new_context().new_page()
+
+    # Ann signs up on A, Bob on B; Ann opens their chat on A, Bob on B.
+    proxy.switch_to(a)
+    ann_address = new_member(ann, base, "ann")
+    proxy.switch_to(b)
+    bob_address = new_member(bob, base, "bob")
+    request_id = paid_contact_request(two_processes.a, ann_address, bob_address)
+    chat_url = f"{base}/messages/{request_id}"
+    proxy.switch_to(a)
+    open_page(ann, chat_url)
+    proxy.switch_to(b)
+    open_page(bob, chat_url)
+    ann_token, bob_token = _tab_token(ann), _tab_token(bob)
+    assert any(item.open for item in _event_sockets(proxy, a, ann_token))
+    assert not _event_sockets(proxy, b, ann_token)
+    assert any(item.open for item in _event_sockets(proxy, b, bob_token))
+    assert not _event_sockets(proxy, a, bob_token)
+    expect(ann.get_by_test_id("chat-with")).to_contain_text(bob_address.split("@")[0])
+
+    # Messages cross from A to B and back, live, without a reload. A announces through
+    # Redis and B's page wakes on it: without Redis the message would still come, by the
+    # page's own look at the database every 15 s, which is not what this proves.
+    with redis_announcements(two_processes.a) as announced:
+        sent = time.monotonic()
+        _send(ann, "Hello Bob, this is Ann on process A")
+        expect(_theirs(bob)).to_have_text(
+            "Hello Bob, this is Ann on process A", timeout=ARRIVES_WITHIN_MS
+        )
+        print(f"\n[two-processes] A to B in {time.monotonic() - sent:.2f} s")
+        assert live.channel(request_id) in announced()
+    sent = time.monotonic()
+    _send(bob, "Hi Ann, Bob here on process B")
+    expect(_theirs(ann)).to_have_text("Hi Ann, Bob here on process B", timeout=ARRIVES_WITHIN_MS)
+    print(f"[two-processes] B to A in {time.monotonic() - sent:.2f} s")
+
+    # Ann half-types a message (her tab's state, kept in Redis), then A drops her: her tab
+    # reconnects through the proxy, which now leads to B only.
+    draft = "Typed on A, sent from B"
+    _chat_input(ann).fill(draft)
+    expect(ann.get_by_role("button", name=messages.CHAT_SEND)).to_be_enabled()  # A has it
+    connections_to_a = len(proxy.opened(a))
+    assert proxy.close_connections(a) >= 1
+    seconds = _wait_for_open_socket(proxy, b, ann_token)
+    print(f"\n[two-processes] Ann's tab reconnected to B after {seconds:.2f} s")
+
+    # B serves her from now on: Bob's next message reaches her live (B re-ran her page's
+    # on_load and follows the chat for her), and her draft is still there.
+    _send(bob, "Are you still there, Ann?")
+    expect(_theirs(ann)).to_have_text(
+        ["Hi Ann, Bob here on process B", "Are you still there, Ann?"], timeout=ARRIVES_WITHIN_MS
+    )
+    assert _tab_token(ann) == ann_token  # the same tab state, not a fresh one
+    expect(_chat_input(ann)).to_have_value(draft)
+    expect(ann.get_by_text(NEW_VERSION_BANNER)).to_have_count(0)
+    _chat_input(ann).press("Enter")
+    expect(_theirs(bob)).to_have_text(
+        ["Hello Bob, this is Ann on process A", draft], timeout=ARRIVES_WITHIN_MS
+    )
+    assert len(proxy.opened(a)) == connections_to_a  # nothing of hers went to A again
+    assert not any(item.open for item in proxy.opened(a))
+
+    # A is stopped: Ann goes on through the app's own links, still signed in as herself.
+    app_server.stop(two_processes.a)
+    assert two_processes.a.process.poll() is not None
+    ann.get_by_role("link", name=messages.CHAT_BACK).click()
+    wait_for_path(ann, "/messages")
+    expect(ann.get_by_test_id("conversation")).to_contain_text(
+        bob_address.split("@")[0], timeout=ARRIVES_WITHIN_MS
+    )
+    ann.get_by_role("link", name=messages.NAV_DASHBOARD, exact=True).first.click()
+    wait_for_path(ann, "/dashboard")
+    wait_until_ready(ann)
+    expect(ann.get_by_test_id("dashboard-email")).to_have_text(
+        ann_address, timeout=ARRIVES_WITHIN_MS
+    )
+    assert _tab_token(ann) == ann_token
