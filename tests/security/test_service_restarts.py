@@ -41,6 +41,7 @@ from pathlib import Path
 import pytest
 import reflex.constants
 from playwright.sync_api import Page, expect
+from playwright.sync_api import TimeoutError as PlaywrightTimeoutError
 
 from prettyscore.accounts import service as accounts
 from prettyscore.core import messages
@@ -179,7 +180,7 @@ def _send_in_browser(page: Page, text: str, tries: int = BROWSER_SEND_TRIES) -> 
         try:
             bubble.wait_for(timeout=5_000)
             return attempt
-        except Exception:  # Playwright's TimeoutError: not there (yet)
+        except PlaywrightTimeoutError:  # not there (yet)
             continue
     return None
 
@@ -524,47 +525,43 @@ def _outage_shown(text: str) -> bool:
 
 
 def _outage_and_recovery(name, browser, server, load: Load, member: BrowserMember, service):
-    """Kill ``service`` under load, act in the browser during the outage, start it again,
-    and check what members notice."""
-    page, figures = member.page, Figures(name)
+    """Kill ``service`` under load, start it again, and check what members notice."""
     assert _session_cookies(member.page), "the browser member is not signed in"
+    figures = Figures(name)
+    down_at = time.monotonic()
+    _outage(figures, browser, server, member.page, service)
+    up_at = down_at + figures.outage
+    _after_restart(figures, server, load, member, up_at)
+    figures.report(load, down_at, up_at)
+    _check(figures, load, member, server, down_at)
 
+
+def _outage(figures: Figures, browser, server: AppServer, page: Page, service) -> None:
+    """Kill the service; while it is down the browser member sends a message and a
+    visitor opens the home page; start it again (``figures.outage`` from kill to back)."""
     down_at = time.monotonic()
     service.kill()
-    _type_and_send(page, f"sent during the {name} outage")
-    outage_toast = page.get_by_text(messages.SERVICE_BRIEFLY_UNAVAILABLE).first
-    with _noting_failure():
-        outage_toast.wait_for(timeout=SILENT_SECONDS * 1000)
+    _type_and_send(page, f"sent during the {figures.name} outage")
+    with contextlib.suppress(PlaywrightTimeoutError):  # a figure; _check says what it means
+        toast = page.get_by_text(messages.SERVICE_BRIEFLY_UNAVAILABLE).first
+        toast.wait_for(timeout=SILENT_SECONDS * 1000)
         figures.browser_message_after = time.monotonic() - down_at
     figures.outage_page_text = _page_during_outage(browser, server)
     time.sleep(max(0.0, OUTAGE_SECONDS - (time.monotonic() - down_at)))
     service.start()
-    up_at = time.monotonic()
-    figures.outage = up_at - down_at
+    figures.outage = time.monotonic() - down_at
 
-    # At once, as a person would: the same tab, still open, and the simulated members
-    # sending all along.
-    sent_text = f"sent after the {name} restart"
-    figures.browser_tries = _send_in_browser(page, sent_text)
+
+def _after_restart(figures: Figures, server, load: Load, member: BrowserMember, up_at) -> None:
+    """At once, as a person would: the same tab sends again (its silent partner should
+    see it), while the simulated members go on; then someone signs in afresh."""
+    sent_text = f"sent after the {figures.name} restart"
+    figures.browser_tries = _send_in_browser(member.page, sent_text)
     figures.browser_sent_after = time.monotonic() - up_at
     figures.watcher_saw = load.watcher_sees(sent_text, RECOVERY_BOUND_SECONDS)
     figures.recovery = load.all_sending_after(up_at, RECOVERY_BOUND_SECONDS)
     (fresh_email, _), *_ = _members(server, 2)
     figures.fresh_sign_in = load.call(_fresh_sign_in(server, member.protocol, fresh_email))
-    figures.report(load, down_at, up_at)
-
-    _check(figures, load, member, server, down_at)
-
-
-class _noting_failure:
-    """``with _noting_failure():`` a Playwright wait whose failure is a figure, not an
-    error (the assertions afterwards say what it means)."""
-
-    def __enter__(self):
-        return self
-
-    def __exit__(self, kind, error, _traceback):
-        return kind is not None and issubclass(kind, Exception)
 
 
 def _check(figures: Figures, load: Load, member: BrowserMember, server, down_at: float):
@@ -587,10 +584,12 @@ def _check(figures: Figures, load: Load, member: BrowserMember, server, down_at:
 
 
 def test_redis_restart_under_load(browser, stack, services, browser_member, load):
+    """Redis killed (every key lost: Reflex's states, token links, rate-limit counts)."""
     redis, _ = services
     _outage_and_recovery("redis", browser, stack, load, browser_member, redis)
 
 
 def test_postgres_restart_under_load(browser, stack, services, browser_member, load):
+    """PostgreSQL crashed (an immediate stop; it replays its log at start)."""
     _, postgres = services
     _outage_and_recovery("postgres", browser, stack, load, browser_member, postgres)
