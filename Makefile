@@ -87,13 +87,14 @@ run: setup migrate
 
 # The tests without a browser run on every core (pytest-xdist: each worker has its own
 # databases, ports and folders); the browser tests and benchmarks then run one at a time,
-# since two app builds and two Chromiums at once starve a 2-core machine. With
+# since two app builds and two Chromiums at once starve a 2-core machine (the browser
+# tests outside tests/e2e are named there: the Redis and PostgreSQL restarts). With
 # PYTEST_ARGS, one plain pytest run with those arguments.
 test: setup-dev chromium
 	@$(JS_ENV); export CHROMIUM="$(CHROMIUM)"; \
 	if [ -n "$(PYTEST_ARGS)" ]; then exec $(BIN)/python -m pytest $(PYTEST_ARGS); fi; \
 	$(BIN)/python -m pytest -m "not e2e" --ignore=tests/perf -n auto; \
-	exec $(BIN)/python -m pytest tests/e2e tests/perf
+	exec $(BIN)/python -m pytest tests/e2e tests/perf tests/security/test_service_restarts.py
 
 lint: $(DEV_STAMP)
 	$(BIN)/ruff check .

@@ -29,12 +29,15 @@ from prettyscore.photos.housekeeping import purge_visitor_media_forever
 from prettyscore.photos.media_api import media_routes
 from prettyscore.scoring import pages as scoring_pages
 from prettyscore.site import pages as site_pages
+from prettyscore.ui.backend_errors import backend_exception_handler
 from prettyscore.verification import pages as verification_pages
 from prettyscore.video import pages as video_pages
 
 # The theme (Radix, pink accent) is set on the Radix plugin in rxconfig.py.
 app = rx.App(
     toaster=rx.toast.provider(duration=4500, close_button=True, position="top-center"),
+    # An event that fails because PostgreSQL or Redis did not answer says so.
+    backend_exception_handler=backend_exception_handler,
     api_transformer=[
         # Our own routes: stored photos, served only to those who may see them,
         # Stripe's signed payment events, and partners' referral links.

@@ -76,7 +76,7 @@ class AuthState(rx.State):
                 self._apply_tokens(fresh)
                 user, is_admin = await run_in_session(_identity, fresh.access_token)
         if user is None:
-            self._clear_tokens()
+            self._forget_session()
         else:
             self.signed_in, self.user_email, self.is_admin = True, user.email, is_admin
         self.session_checked = True
@@ -88,6 +88,21 @@ class AuthState(rx.State):
         self.refresh_token = tokens.refresh_token
         self.signed_in = True
         self.user_email = tokens.email
+
+    def _forget_session(self) -> None:
+        """Show no user; clear the browser's tokens only if this state held some.
+
+        A state without tokens may simply never have received this browser's cookies:
+        Reflex makes a new one when Redis lost or expired the old (a restart, an idle
+        hour), then runs the page's on_load before the browser sends its cookies again.
+        Writing empty cookies there would sign out a member whose session is valid; left
+        alone, the browser sends them on its next navigation (/auth sends a member with a
+        session straight back).
+        """
+        if self.access_token or self.refresh_token:
+            self._clear_tokens()
+        else:
+            self.signed_in, self.user_email, self.is_admin = False, "", False
 
     def _clear_tokens(self) -> None:
         """Forget the session in this browser."""

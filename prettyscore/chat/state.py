@@ -11,7 +11,9 @@ messages committed out of order never lose a message.
 
 from __future__ import annotations
 
+import asyncio
 import dataclasses
+import json
 import logging
 import secrets
 import time
@@ -25,6 +27,7 @@ from prettyscore.chat import live, service
 from prettyscore.core import messages
 from prettyscore.core.db import run_in_session
 from prettyscore.core.errors import DomainError, ValidationFailed
+from prettyscore.core.outages import is_service_outage
 from prettyscore.core.rate_limits import RateLimited
 
 log = logging.getLogger(__name__)
@@ -36,6 +39,8 @@ RECHECK_SECONDS = 15.0
 IDLE_CAP_SECONDS = 30 * 60
 #: Each look starts this long before the newest message shown (out-of-order commits).
 OVERLAP = timedelta(seconds=5)
+#: While PostgreSQL or Redis does not answer, the live loop looks again this often.
+OUTAGE_RETRY_SECONDS = 1.0
 
 
 @dataclasses.dataclass
@@ -180,7 +185,12 @@ class ChatState(AuthState):
 
     @rx.event(background=True)
     async def follow_conversation(self):
-        """While this chat is open: wait for news on its channel, then load what is new."""
+        """While this chat is open: wait for news on its channel, then load what is new.
+
+        A service outage does not end the loop: it looks again once the service is back.
+        If Redis lost this tab's state meanwhile (a restart), the tab reloads the chat,
+        which sends the browser's cookies again and starts a fresh loop.
+        """
         async with self:
             watch, request_id, user_id = self._watch, self._request_id, self._user_id
         if not watch:
@@ -191,28 +201,66 @@ class ChatState(AuthState):
             while time.monotonic() < idle_until:
                 if not notified:
                     notified = await subscription.wait(RECHECK_SECONDS)
-                async with self:
-                    if not self._still_following(watch):
-                        return
-                    after = self._look_from()
                 try:
-                    found = await run_in_session(
-                        service.messages_since, uuid.UUID(user_id), request_id, after
-                    )
-                except DomainError:
-                    return  # no longer a party of an approved request
-                except Exception:
-                    log.exception("Loading new chat messages failed")
-                    found = []
-                async with self:
-                    if not self._still_following(watch):
-                        return
-                    before = len(self.lines)
-                    self._merge(found)
-                    if len(self.lines) != before:
-                        idle_until = time.monotonic() + IDLE_CAP_SECONDS
+                    news = await self._look_again(watch, user_id, request_id)
+                except _StateLost:
+                    yield rx.call_script(_reload_if_showing(request_id))
+                    return
+                except Exception as error:
+                    if not is_service_outage(error):
+                        raise
+                    log.warning("Chat %s waits for a service to come back: %r", request_id, error)
+                    await asyncio.sleep(OUTAGE_RETRY_SECONDS)
+                    continue  # and look again at once
+                if news is None:
+                    return
+                if news:
+                    idle_until = time.monotonic() + IDLE_CAP_SECONDS
                 notified = False
 
+    async def _look_again(self, watch: str, user_id: str, request_id: str) -> bool | None:
+        """One look at the conversation: whether new messages were shown, or None when
+        this loop should end. Raises _StateLost when Redis no longer has this tab's state,
+        and the error when a service does not answer."""
+        async with self:
+            if not self._still_following(watch):
+                return None
+            after = self._look_from()
+        try:
+            found = await run_in_session(
+                service.messages_since, uuid.UUID(user_id), request_id, after
+            )
+        except DomainError:
+            return None  # no longer a party of an approved request
+        except Exception as error:
+            if is_service_outage(error):
+                raise
+            log.exception("Loading new chat messages failed")
+            found = []
+        async with self:
+            if not self._still_following(watch):
+                return None
+            before = len(self.lines)
+            self._merge(found)
+            return len(self.lines) != before
+
     def _still_following(self, watch: str) -> bool:
+        """Whether this loop is still the one for this tab. A state with no page at all
+        is a new one that Reflex made after Redis lost the tab's: _StateLost."""
+        if not self.router.url.path:
+            raise _StateLost
         on_chat = self.router.url.path.rstrip("/").startswith("/messages/")
         return self._watch == watch and on_chat and self.signed_in
+
+
+class _StateLost(Exception):
+    """This tab's state is gone from Redis; only the browser can bring it back."""
+
+
+def _reload_if_showing(request_id: str) -> str:
+    """Script: reload the page if it still shows this chat (its cookies and on_load come
+    again with the reload); a tab that moved on is left alone."""
+    path = json.dumps(f"/messages/{request_id}")
+    return (
+        f"if (window.location.pathname.replace(/\\/+$/, '') === {path}) window.location.reload();"
+    )

@@ -938,3 +938,8 @@ CONTACT_REQUESTS_RATE_LIMITED = (
     "You have sent a lot of contact requests recently. Please try again in {wait}."
 )
 CHAT_MESSAGES_RATE_LIMITED = "You are sending messages too quickly. Please try again in {wait}."
+
+# ---- service outages ----
+# An event failed because the database or Redis did not answer (a restart, a network
+# blip): the member is told to try again, not to contact anyone.
+SERVICE_BRIEFLY_UNAVAILABLE = "The service is briefly unavailable. Please try again in a moment."

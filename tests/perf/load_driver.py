@@ -254,6 +254,7 @@ class ReflexUser:
         self.storage: dict[str, Any] = {}
         self.state: dict[str, dict] = {}
         self.pathname = "/"
+        self.search = ""  # the URL's query string, "?next=..." or empty
         self.query: dict[str, str] = {}
         self._socket: WebSocket | None = None
         self._reader: asyncio.Task | None = None
@@ -265,7 +266,7 @@ class ReflexUser:
     # -- connection ------------------------------------------------------------
     async def connect(self, path: str = "/", *, query=None, timeout: float = 30.0) -> float:
         """Open the socket as a page load does; returns the seconds until hydrated."""
-        self.pathname, self.query = path, dict(query or {})
+        self._go_to(path, query)
         params = urllib.parse.urlencode({"token": self.token, "EIO": "4", "transport": "websocket"})
         started = time.monotonic()
         self._socket = await WebSocket.connect(
@@ -290,8 +291,15 @@ class ReflexUser:
         self.metrics.record("connect+hydrate", elapsed)
         return elapsed
 
+    def _go_to(self, path: str, query) -> None:
+        """Where the tab is: ``path`` may carry a query string (``/auth?next=/x``), as a
+        redirect's does; ``query`` adds the route's arguments (``chat_request_id``)."""
+        self.pathname, _, search = path.partition("?")
+        self.search = f"?{search}" if search else ""
+        self.query = {**dict(urllib.parse.parse_qsl(search)), **dict(query or {})}
+
     def _router_data(self) -> dict:
-        data: dict[str, Any] = {"pathname": self.pathname, "asPath": self.pathname}
+        data: dict[str, Any] = {"pathname": self.pathname, "asPath": self.pathname + self.search}
         if self.query:
             data["query"] = dict(self.query)
         return data
@@ -334,10 +342,14 @@ class ReflexUser:
             self._apply(body)
 
     def _apply(self, update: dict) -> None:
-        for substate, values in (update.get("delta") or {}).items():
+        delta = update.get("delta") or {}
+        # As the frontend does: a delta that says "not hydrated" (a state snapshot, with
+        # the server's defaults) writes no cookies; the next hydrate sends them.
+        keep_storage = delta.get(ROOT_STATE, {}).get("is_hydrated_rx_state_") is False
+        for substate, values in delta.items():
             self.state.setdefault(substate, {}).update(values)
             for var, value in values.items():
-                if f"{substate}.{var}" in self.protocol.client_storage:
+                if f"{substate}.{var}" in self.protocol.client_storage and not keep_storage:
                     self.storage[f"{substate}.{var}"] = value
         self._updates.append(update)
         self._changed.set()
@@ -346,6 +358,10 @@ class ReflexUser:
     @property
     def update_count(self) -> int:
         return len(self._updates)
+
+    def updates_since(self, index: int) -> list[dict]:
+        """The updates received from index ``index`` on (see ``update_count``)."""
+        return self._updates[index:]
 
     async def wait_for(self, predicate: Predicate, *, after: int, timeout: float = 30.0) -> dict:
         """The first update at index >= ``after`` that satisfies ``predicate``."""
@@ -395,7 +411,7 @@ class ReflexUser:
     async def navigate(self, path: str, *, query=None, kind=None, timeout=30.0) -> dict:
         """A client-side navigation, as the router does it: the browser's storage vars,
         then the new route's on_load events; done when the page is hydrated again."""
-        self.pathname, self.query = path, dict(query or {})
+        self._go_to(path, query)
         started = time.monotonic()
         if self.storage:
             await self.emit(UPDATE_VARS_INTERNAL, {"vars": dict(self.storage)})
