@@ -21,12 +21,10 @@ config = rx.Config(
     api_url=settings.public_url,
     deploy_url=settings.public_url,
     show_built_with_reflex=False,
-    # Radix Themes with only the colour scales the pages use (prettyscore/ui/theme.py).
+    # Radix Themes with only the colour scales and components the pages use
+    # (prettyscore/ui/theme.py).
     plugins=[theme_plugin()],
     disable_plugins=[rx.plugins.SitemapPlugin],
-    # Pages import only the Radix components they use: no page evaluates Radix's whole
-    # library up front (it is kept for rx.dynamic components, which the app has none of).
-    frontend_lazy_bundled_libraries=True,
     # Browsers that accept Brotli get the smaller files; the others gzip.
     frontend_compression_formats=["brotli", "gzip"],
 )
