@@ -43,6 +43,19 @@ _ONE_IMAGE = {
 }
 
 
+class DeferredMount(rx.Component):
+    """Its children are built just after the rest of the page (assets/deferred_mount.js)."""
+
+    library = "$/public/deferred_mount.js"
+    tag = "DeferredMount"
+
+
+def deferred(*children: rx.Component) -> rx.Component:
+    """Content below the fold that can appear a moment after the rest: the browser builds
+    it in small slices instead of in the same long task as what is on screen first."""
+    return DeferredMount.create(*children)
+
+
 def image_drop_zone(
     *children: rx.Component,
     upload_id: str,
