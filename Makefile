@@ -16,6 +16,12 @@ BIN := $(VENV)/bin
 APP_STAMP := $(VENV)/.installed-requirements
 DEV_STAMP := $(VENV)/.installed-requirements-dev
 
+# Lighthouse (npm) for the page-speed benchmark: about 180 MB, so only `make bench`
+# installs it, once, into .tools/lighthouse/.
+LIGHTHOUSE_VERSION := 13.5.0
+LIGHTHOUSE_DIR := .tools/lighthouse
+LIGHTHOUSE_STAMP := $(LIGHTHOUSE_DIR)/.installed-lighthouse-$(LIGHTHOUSE_VERSION)
+
 # Nothing leaves this machine at run or test time: no telemetry, no version check.
 export PORT
 export REFLEX_TELEMETRY_ENABLED := false
@@ -25,7 +31,7 @@ export PIP_DISABLE_PIP_VERSION_CHECK := 1
 # Sets PATH (Node >= 22 from .tools/ when the system's is older) and REFLEX_USE_NPM.
 JS_ENV = js_env="$$(scripts/js-env)"; eval "$$js_env"
 
-.PHONY: help run test lint format bench clean setup setup-dev migrate chromium
+.PHONY: help run test lint format bench clean setup setup-dev migrate chromium lighthouse
 
 help:
 	@echo "make run     set up, apply migrations, start PrettyScore on http://localhost:$(PORT)"
@@ -33,6 +39,7 @@ help:
 	@echo "make lint    ruff check and ruff format --check"
 	@echo "make format  fix imports and format the code with ruff"
 	@echo "make bench   run the benchmarks in tests/perf/ and print their figures"
+	@echo "             (one: make bench PYTEST_ARGS='-k lighthouse')"
 	@echo "make clean   remove build output and local data (.web, .states, data)"
 
 # --- Set-up -------------------------------------------------------------------------
@@ -78,6 +85,15 @@ chromium:
 		DEBIAN_FRONTEND=noninteractive $$sudo apt-get install -y --no-install-recommends chromium; \
 	fi
 
+# Lighthouse runs on the Node that scripts/js-env provides (it needs Node >= 22.19).
+$(LIGHTHOUSE_STAMP):
+	@echo "Installing Lighthouse $(LIGHTHOUSE_VERSION) into $(LIGHTHOUSE_DIR)/ for make bench (npm)..."
+	@$(JS_ENV); npm install --prefix $(LIGHTHOUSE_DIR) --no-audit --no-fund --loglevel=error \
+		lighthouse@$(LIGHTHOUSE_VERSION)
+	touch $@
+
+lighthouse: $(LIGHTHOUSE_STAMP)
+
 # --- Run ------------------------------------------------------------------------------
 
 run: setup migrate
@@ -105,8 +121,9 @@ format: $(DEV_STAMP)
 	$(BIN)/ruff format .
 
 # Benchmarks print figures (-s); an empty tests/perf/ is not an error. PRETTYSCORE_LOAD=1
-# adds the load benchmark (minutes long), which the normal test run skips.
-bench: setup-dev chromium
+# adds the load and Lighthouse benchmarks (minutes long), which the normal test run skips.
+# One of them: make bench PYTEST_ARGS="-k lighthouse"
+bench: setup-dev chromium lighthouse
 	@if [ -z "$$(find tests/perf \( -name 'test_*.py' -o -name '*_test.py' \) 2>/dev/null)" ]; then \
 		echo "No benchmarks in tests/perf/ yet."; exit 0; \
 	fi; \

@@ -5,6 +5,7 @@ import os
 import reflex as rx
 
 from prettyscore.core.settings import get_settings
+from prettyscore.ui.theme import theme_plugin
 
 settings = get_settings()
 
@@ -20,10 +21,10 @@ config = rx.Config(
     api_url=settings.public_url,
     deploy_url=settings.public_url,
     show_built_with_reflex=False,
-    plugins=[
-        rx.plugins.RadixThemesPlugin(
-            theme=rx.theme(appearance="light", accent_color="pink", radius="large")
-        )
-    ],
+    # Radix Themes with only the colour scales and components the pages use
+    # (prettyscore/ui/theme.py).
+    plugins=[theme_plugin()],
     disable_plugins=[rx.plugins.SitemapPlugin],
+    # Browsers that accept Brotli get the smaller files; the others gzip.
+    frontend_compression_formats=["brotli", "gzip"],
 )

@@ -17,6 +17,7 @@ from prettyscore.billing.api import billing_routes
 from prettyscore.chat import pages as chat_pages
 from prettyscore.contact import pages as contact_pages
 from prettyscore.core.constants import MAX_UPLOAD_BYTES
+from prettyscore.core.page_paths import serve_pages_without_redirect
 from prettyscore.core.upload_limits import limit_request_body
 from prettyscore.dashboard import pages as dashboard_pages
 from prettyscore.editor import pages as editor_pages
@@ -44,6 +45,8 @@ app = rx.App(
         Starlette(routes=media_routes() + billing_routes() + partner_routes()),
         # The public REST API: /auth/v1 (Supabase Auth compatible), /functions/v1/{name}.
         rest_api(),
+        # Pages answer at their own address (/upload), not with a redirect to /upload/.
+        serve_pages_without_redirect,
         # Outermost: upload bodies are cut off at the limit while they arrive.
         partial(limit_request_body, max_bytes=MAX_UPLOAD_BYTES),
     ],

@@ -11,6 +11,7 @@ from prettyscore.accounts.state import AuthState
 from prettyscore.contact.components import contact_dialog
 from prettyscore.core import messages
 from prettyscore.leaderboard.state import (
+    MEDAL_TEXT_COLOURS,
     ContestState,
     EntryRow,
     LeaderboardAdminState,
@@ -34,7 +35,13 @@ def _rank_badge(entry: rx.Var[EntryRow]) -> rx.Component:
         entry.medal != "",
         rx.center(
             rx.icon("trophy", size=26, color=entry.medal_colour),
-            rx.text("#", entry.rank, size="1", weight="bold", color=entry.medal_colour),
+            rx.text(
+                "#",
+                entry.rank,
+                size="1",
+                weight="bold",
+                color=rx.match(entry.medal, *MEDAL_TEXT_COLOURS.items(), "inherit"),
+            ),
             direction="column",
             data_testid="rank-icon",
             data_medal=entry.medal,
@@ -183,7 +190,7 @@ def _choice(choice) -> rx.Component:
             border_radius="10px",
         ),
         rx.hstack(
-            rx.text(choice.score, weight="bold", color=styles.PINK),
+            rx.text(choice.score, weight="bold", color=styles.PINK_TEXT),
             rx.text(choice.label, size="1", color_scheme="gray", trim="both"),
             spacing="2",
             align="center",

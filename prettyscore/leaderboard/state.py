@@ -24,6 +24,8 @@ log = logging.getLogger(__name__)
 # Rank icon colours for the podium: gold, silver, bronze.
 MEDAL_COLOURS = {1: "#f5b301", 2: "#9ca3af", 3: "#cd7f32"}
 MEDAL_NAMES = {1: "gold", 2: "silver", 3: "bronze"}
+# The same medals' shades for the rank's small text on white: at least 4.5:1 (WCAG AA).
+MEDAL_TEXT_COLOURS = {"gold": "#8a6500", "silver": "#6b7280", "bronze": "#9a5b1e"}
 
 
 @dataclasses.dataclass

@@ -15,6 +15,7 @@ from prettyscore.ui.celebration import confetti
 from prettyscore.ui.comparison import before_after_slider, photo_frame
 from prettyscore.ui.components import (
     REJECTED_DROP_CODES,
+    deferred,
     icon_button,
     image_drop_zone,
     link_button,
@@ -162,7 +163,7 @@ def _photo_panel() -> rx.Component:
     return rx.cond(
         ScoreState.edited_url != "",
         before_after_slider(ScoreState.image_url, ScoreState.edited_url),
-        photo_frame(ScoreState.image_url),
+        photo_frame(ScoreState.image_url, fetch_priority="high"),
     )
 
 
@@ -356,21 +357,24 @@ def results_page() -> rx.Component:
                     spacing="5",
                     width="100%",
                 ),
-                rx.grid(
-                    _quick_enhancements(),
-                    _custom_edit(),
-                    columns=rx.breakpoints(initial="1", md="2"),
-                    spacing="4",
-                    width="100%",
+                # Below the score and the photo: built a moment later, in slices.
+                deferred(
+                    rx.grid(
+                        _quick_enhancements(),
+                        _custom_edit(),
+                        columns=rx.breakpoints(initial="1", md="2"),
+                        spacing="4",
+                        width="100%",
+                    ),
+                    special_panel(
+                        ScoreState.special_panel,
+                        ScoreState.claim_world_record,
+                        ScoreState.claim_elite,
+                    ),
+                    _actions(),
+                    share_panel(text, ScoreState.image_url, get_settings().public_url),
+                    footer_challenge_card(native_share_action(text, ScoreState.image_url)),
                 ),
-                special_panel(
-                    ScoreState.special_panel,
-                    ScoreState.claim_world_record,
-                    ScoreState.claim_elite,
-                ),
-                _actions(),
-                share_panel(text, ScoreState.image_url, get_settings().public_url),
-                footer_challenge_card(native_share_action(text, ScoreState.image_url)),
                 _leaderboard_dialog(),
                 spacing="6",
                 width="100%",

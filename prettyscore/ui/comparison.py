@@ -147,11 +147,22 @@ def before_after_slider(
     )
 
 
-def photo_frame(url: Any, alt: str = messages.PHOTO_ALT, **props: Any) -> rx.Component:
-    """The photo alone, framed like the comparison (``url`` a Var[str] or plain URL)."""
+def photo_frame(
+    url: Any, alt: str = messages.PHOTO_ALT, fetch_priority: str = "auto", **props: Any
+) -> rx.Component:
+    """The photo alone, framed like the comparison (``url`` a Var[str] or plain URL).
+
+    ``fetch_priority="high"`` where the photo is the page's main image (the browser then
+    fetches it ahead of anything else still loading).
+    """
     props.setdefault("max_width", "520px")
     return rx.box(
-        rx.image(src=rx.Var.create(url), alt=alt, style=_PHOTO),
+        rx.image(
+            src=rx.Var.create(url),
+            alt=alt,
+            style=_PHOTO,
+            custom_attrs={"fetchPriority": fetch_priority},
+        ),
         style=_FRAME,
         margin_x="auto",
         data_testid="photo-frame",

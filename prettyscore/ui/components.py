@@ -31,6 +31,9 @@ REJECTED_DROP_CODES = rx.Var(
 ).to(list)
 
 
+# What an empty drop zone says, and the name of its file input for screen readers.
+DROP_ZONE_HINT = "Click or drag a photo here"
+
 # What every photo picker accepts: one image, at most the upload limit.
 _ONE_IMAGE = {
     "accept": {"image/*": []},
@@ -40,20 +43,35 @@ _ONE_IMAGE = {
 }
 
 
+class DeferredMount(rx.Component):
+    """Its children are built just after the rest of the page (assets/deferred_mount.js)."""
+
+    library = "$/public/deferred_mount.js"
+    tag = "DeferredMount"
+
+
+def deferred(*children: rx.Component) -> rx.Component:
+    """Content below the fold that can appear a moment after the rest: the browser builds
+    it in small slices instead of in the same long task as what is on screen first."""
+    return DeferredMount.create(*children)
+
+
 def image_drop_zone(
     *children: rx.Component,
     upload_id: str,
     on_drop: Any,
     on_drop_rejected: Any,
     padding: str = "2rem 1.25rem",
+    input_label: str = DROP_ZONE_HINT,
     **props: Any,
 ) -> rx.Component:
     """The dashed drop zone every photo upload uses: one image, at most the upload limit.
 
     The browser refuses other files before sending anything (``on_drop_rejected``, e.g.
     with ``REJECTED_DROP_CODES``); the server checks again whatever it receives.
+    ``input_label`` names the zone's file input for screen readers (the zone's own words).
     """
-    return rx.upload.root(
+    zone = rx.upload.root(
         *children,
         id=upload_id,
         **_ONE_IMAGE,
@@ -72,6 +90,15 @@ def image_drop_zone(
         },
         **props,
     )
+    return _label_file_input(zone, input_label)
+
+
+def _label_file_input(upload: rx.Component, label: str) -> rx.Component:
+    """Give an ``rx.upload.root``'s hidden file input an accessible name: assistive
+    technology announces it by itself, apart from the zone's visible text."""
+    file_input = upload.children[0].children[0]  # the dropzone's own <input type=file>
+    file_input.custom_attrs["aria-label"] = label
+    return upload
 
 
 def camera_picker(
@@ -103,7 +130,7 @@ def camera_picker(
     )
     file_input = picker.children[0].children[0]  # the dropzone's own <input type=file>
     file_input.custom_attrs["capture"] = "environment"
-    return picker
+    return _label_file_input(picker, label)
 
 
 def photo_picker_prompt(button_label: str) -> rx.Component:
@@ -117,7 +144,7 @@ def photo_picker_prompt(button_label: str) -> rx.Component:
             border_radius="50%",
             background="var(--pink-a3)",
         ),
-        rx.text("Click or drag a photo here", weight="medium", size="4"),
+        rx.text(DROP_ZONE_HINT, weight="medium", size="4"),
         rx.text("JPG, PNG, WebP or GIF, up to 10MB", size="2", color_scheme="gray"),
         rx.button(
             rx.icon("images", size=18),
