@@ -32,7 +32,6 @@ from prettyscore.accounts.models import (
     AuthSession,
     FlowState,
     OneTimeToken,
-    Profile,
     User,
 )
 from prettyscore.accounts.service import CurrentUser, SessionTokens
@@ -280,11 +279,7 @@ def _create_passwordless_user(db: Session, address: str, user_metadata: dict | N
         user_metadata=dict(user_metadata or {}),
     )
     try:
-        with db.begin_nested():
-            db.add(user)
-            db.flush()
-            db.add(Profile(id=user.id))
-            db.flush()
+        service.insert_member(db, user)
     except IntegrityError:  # the same email arrived a moment ago
         existing = _user_by_email(db, address)
         if existing is None:

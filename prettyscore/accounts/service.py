@@ -96,6 +96,16 @@ def check_password(password: str | None) -> str:
 # ---------------------------------------------------------------------------
 # Sign-up and sign-in
 # ---------------------------------------------------------------------------
+def insert_member(db: Session, user: User) -> None:
+    """Add ``user`` with their profile, in a savepoint: IntegrityError when the email is
+    taken (the transaction goes on without them)."""
+    with db.begin_nested():
+        db.add(user)
+        db.flush()
+        db.add(Profile(id=user.id))
+        db.flush()
+
+
 def sign_up(
     db: Session,
     email: str | None,
@@ -121,11 +131,7 @@ def sign_up(
         last_sign_in_at=now,
     )
     try:
-        with db.begin_nested():
-            db.add(user)
-            db.flush()
-            db.add(Profile(id=user.id))
-            db.flush()
+        insert_member(db, user)
     except IntegrityError as error:  # the same email signed up a moment ago
         raise Conflict(messages.USER_ALREADY_REGISTERED, code="user_already_exists") from error
     return _start_session(db, user, now=now, user_agent=user_agent)

@@ -28,25 +28,43 @@ def prerendered_pages_folder() -> Path:
     return get_web_dir() / constants.Dirs.STATIC
 
 
+def prerendered_page_paths(folder: Path) -> frozenset[str]:
+    """Every page ``folder`` holds, as request paths without a trailing slash."""
+    found = (index.parent.relative_to(folder) for index in folder.rglob("index.html"))
+    return frozenset("/" + page.as_posix() for page in found if page.parts)
+
+
 def is_prerendered_page(folder: Path, path: str) -> bool:
     """Whether ``path`` (no trailing slash) names a prerendered page of ``folder``."""
-    parts = [part for part in path.split("/") if part]
-    if not parts or any(part in (".", "..") or "\\" in part for part in parts):
-        return False
-    return folder.joinpath(*parts, "index.html").is_file()
+    return path in prerendered_page_paths(folder)
 
 
 def serve_pages_without_redirect(
     app: ASGIApp, folder: Callable[[], Path] = prerendered_pages_folder
 ) -> ASGIApp:
-    """Wrap ``app`` so that a GET of ``/page`` is served as ``/page/`` (see the module)."""
+    """Wrap ``app`` so that a GET of ``/page`` is served as ``/page/`` (see the module).
+
+    The build's pages are listed once, at the first request that finds the build (it
+    does not change while the server runs), so other requests cost a set lookup, not a
+    look at the disk.
+    """
+    pages: frozenset[str] | None = None
+
+    def known_pages() -> frozenset[str]:
+        nonlocal pages
+        if pages is None:
+            build = folder()
+            if not build.is_dir():
+                return frozenset()  # not built yet: look again next time
+            pages = prerendered_page_paths(build)
+        return pages
 
     async def asgi(scope: Scope, receive, send) -> None:
         if (
             scope["type"] == "http"
             and scope["method"] in ("GET", "HEAD")
             and not scope["path"].endswith("/")
-            and is_prerendered_page(folder(), scope["path"])
+            and scope["path"] in known_pages()
         ):
             raw = scope.get("raw_path") or scope["path"].encode()
             scope = {**scope, "path": scope["path"] + "/", "raw_path": raw + b"/"}

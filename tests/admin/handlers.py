@@ -24,11 +24,11 @@ class Reply:
     redirects: list[str]
 
 
-def _flatten(items) -> list:
+def flatten(items) -> list:
     flat = []
     for item in items:
         if isinstance(item, list | tuple):
-            flat.extend(_flatten(item))
+            flat.extend(flatten(item))
         elif item is not None:
             flat.append(item)
     return flat
@@ -36,7 +36,7 @@ def _flatten(items) -> list:
 
 def _reply(events) -> Reply:
     toasts, redirects = [], []
-    for event in _flatten(events):
+    for event in flatten(events):
         named = {str(name): value for name, value in event.args}
         if "path" in named and "external" in named:  # rx.redirect
             redirects.append(named["path"]._var_value)
@@ -56,8 +56,9 @@ def as_user(state_class: type[BaseState], tokens: SessionTokens | None) -> BaseS
     return state
 
 
-def call(state: BaseState, handler: str, *args) -> Reply:
-    """Run the event handler ``handler`` of ``state`` with ``args`` to its end."""
+def run_handler(state: BaseState, handler: str, *args) -> list:
+    """Run the event handler ``handler`` of ``state`` with ``args`` to its end; what it
+    returned or yielded, flattened (None left out)."""
     result = getattr(type(state), handler).fn(state, *args)
 
     async def drive() -> list:
@@ -67,4 +68,9 @@ def call(state: BaseState, handler: str, *args) -> Reply:
             return [await result]
         return [result]
 
-    return _reply(asyncio.run(drive()))
+    return flatten(asyncio.run(drive()))
+
+
+def call(state: BaseState, handler: str, *args) -> Reply:
+    """Run the event handler ``handler`` of ``state`` with ``args`` to its end."""
+    return _reply(run_handler(state, handler, *args))

@@ -42,7 +42,7 @@ from tests.e2e.flows import (
     wait_until_ready,
 )
 from tests.e2e.test_chat import redis_announcements
-from tests.fixtures.browser import DEFAULT_TIMEOUT_MS, DEFAULT_VIEWPORT
+from tests.fixtures.browser import browser_contexts
 from tests.helpers import app_server
 from tests.helpers.app_server import WEB_CACHE, AppServer, AppServerError, running_app
 from tests.helpers.tcp_proxy import Connection, TcpProxy, running_proxy
@@ -135,17 +135,8 @@ def two_processes(request, tmp_path_factory) -> Iterator[TwoProcesses]:
 @pytest.fixture
 def new_context(browser, two_processes) -> Iterator[Callable[[], BrowserContext]]:
     """Browser contexts (separate people) opening the app at the proxy's address."""
-    contexts: list[BrowserContext] = []
-
-    def make() -> BrowserContext:
-        context = browser.new_context(base_url=two_processes.base_url, viewport=DEFAULT_VIEWPORT)
-        context.set_default_timeout(DEFAULT_TIMEOUT_MS)
-        contexts.append(context)
-        return context
-
-    yield make
-    for context in contexts:
-        context.close()
+    with browser_contexts(browser, two_processes.base_url) as make:
+        yield make
 
 
 # -- what a person sees ------------------------------------------------------------------

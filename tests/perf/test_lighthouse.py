@@ -39,7 +39,7 @@ from sqlmodel import select
 from prettyscore.leaderboard import service as leaderboard
 from prettyscore.photos.models import Photo
 from tests.e2e import flows
-from tests.fixtures.browser import CHROMIUM, DEFAULT_VIEWPORT
+from tests.fixtures.browser import CHROMIUM, CHROMIUM_ARGS, DEFAULT_VIEWPORT
 from tests.helpers.app_server import (
     PROJECT_ROOT,
     AppServer,
@@ -58,15 +58,7 @@ LIGHTHOUSE_CLI = LIGHTHOUSE_DIR / "node_modules" / ".bin" / "lighthouse"
 PREPARED_SCRIPT = Path(__file__).with_name("lighthouse_prepared.mjs")
 RUNS = int(os.environ.get("LIGHTHOUSE_RUNS", "3"))
 RUN_TIMEOUT_SECONDS = 300
-CHROME_FLAGS = [
-    "--headless=new",
-    "--no-sandbox",
-    "--disable-gpu",
-    "--disable-background-networking",
-    "--disable-component-update",
-    "--disable-sync",
-    "--no-first-run",
-]
+CHROME_FLAGS = ["--headless=new", *CHROMIUM_ARGS]
 CATEGORIES = ["performance", "accessibility"]
 TARGET = 0.95
 SESSION_COOKIES = ("ps_access_token", "ps_refresh_token")

@@ -35,8 +35,8 @@ import pytest
 import reflex.constants
 
 from prettyscore.accounts import service as accounts
-from tests.conftest import POSTGRES_SKIP_REASON, REDIS_SKIP_REASON, postgres_url, redis_url
 from tests.e2e import flows
+from tests.fixtures.browser import backing_services
 from tests.helpers.app_server import AppServer, AppServerError, running_app
 from tests.perf import load_driver as driver
 
@@ -63,14 +63,7 @@ FAST_SETTINGS = {"ANALYSIS_WAIT_SECONDS": "0", "BODY_ANALYSIS_WAIT_SECONDS": "0"
 def load_app(request, tmp_path_factory):
     """The app with the analysis at its real speed, one server per param."""
     name = request.param
-    database_url = redis = None
-    if name == "postgres-redis":
-        if postgres_url() is None:
-            pytest.skip(POSTGRES_SKIP_REASON)
-        redis = redis_url()
-        if redis is None:
-            pytest.skip(REDIS_SKIP_REASON)
-        database_url = request.getfixturevalue("postgres_database")
+    database_url, redis = backing_services(request, name)
     run_dir = tmp_path_factory.mktemp(f"load-{name}")
     try:
         with running_app(

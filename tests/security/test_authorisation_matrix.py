@@ -9,8 +9,6 @@ A refused call gets the documented refusal and changes no product data.
 
 from __future__ import annotations
 
-import asyncio
-import inspect
 from urllib.parse import urlsplit
 
 import pytest
@@ -22,7 +20,7 @@ from reflex.state import BaseState
 import prettyscore.prettyscore as prettyscore_app
 from prettyscore.accounts.state import AuthState
 from prettyscore.core.media import MediaStore
-from tests.admin.handlers import Reply, _reply
+from tests.admin.handlers import Reply, _reply, run_handler
 from tests.security.authorisation_table import (
     ADMINS,
     CONTESTANT,
@@ -127,29 +125,10 @@ def state_for(state_class: type[BaseState], world: World, actor: str, rule: Rule
 
 
 def call(state: BaseState, handler: str, *args) -> Reply:
-    """Run ``handler`` to its end, as tests/admin/handlers.py does; chained events (an
+    """Run ``handler`` to its end (tests/admin/handlers.py); chained events (an
     EventHandler returned to run next) are left out of the reply."""
-    result = getattr(type(state), handler).fn(state, *args)
-
-    async def drive() -> list:
-        if inspect.isasyncgen(result):
-            return [item async for item in result]
-        if inspect.isawaitable(result):
-            return [await result]
-        return [result]
-
-    sent = asyncio.run(drive())
-    return _reply([item for item in _flat(sent) if not isinstance(item, EventHandler)])
-
-
-def _flat(items) -> list:
-    flat = []
-    for item in items:
-        if isinstance(item, list | tuple):
-            flat.extend(_flat(item))
-        elif item is not None:
-            flat.append(item)
-    return flat
+    sent = run_handler(state, handler, *args)
+    return _reply([item for item in sent if not isinstance(item, EventHandler)])
 
 
 def run(key: str, world: World, actor: str) -> Reply:
