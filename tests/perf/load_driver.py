@@ -26,6 +26,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import json
+import random
 import statistics
 import time
 import urllib.parse
@@ -521,9 +522,27 @@ def portrait_jpeg(side: int = 2000, quality: int = 95) -> bytes:
     return buffer.getvalue()
 
 
-async def visitor_flow(user: ReflexUser, photo: bytes) -> None:
+class Pacing:
+    """How long a simulated person pauses between two actions (reading, choosing, typing):
+    uniform between ``low`` and ``high`` seconds, from a seeded generator so a run can be
+    repeated; ``Pacing(0, 0)`` sends each action the moment the previous one is answered."""
+
+    def __init__(self, low: float, high: float, seed: int = 0):
+        self.low, self.high = low, high
+        self._random = random.Random(seed)
+
+    async def pause(self) -> None:
+        if self.high > 0:
+            await asyncio.sleep(self._random.uniform(self.low, self.high))
+
+
+NO_PAUSE = Pacing(0, 0)
+
+
+async def visitor_flow(user: ReflexUser, photo: bytes, pacing: Pacing = NO_PAUSE) -> None:
     """Open home, drop a photo on the hero, 'Get My Score!', and open the results."""
     await user.connect("/")
+    await pacing.pause()
     await user.upload(
         "upload photo (home)",
         "upload_from_home",
@@ -531,6 +550,7 @@ async def visitor_flow(user: ReflexUser, photo: bytes) -> None:
         until=has_event("_redirect", path="/upload"),
     )
     await user.navigate("/upload")
+    await pacing.pause()
     to_results = has_event("_redirect", path="/results")
     await user.call("analyse (to redirect)", "analyse", until=to_results)
     await user.navigate("/results")
@@ -547,16 +567,18 @@ async def sign_in(user: ReflexUser, email: str, password: str) -> None:
     await user.call("sign in", "submit_sign_in", form, until=to_dashboard)
 
 
-async def member_flow(
-    user: ReflexUser, email: str, password: str, request_id: str, messages: int, pause: float
+async def member_round(
+    user: ReflexUser, request_id: str, messages: int, pacing: Pacing = NO_PAUSE
 ) -> None:
-    """Sign in, list My Photos (/dashboard), open a chat and send ``messages`` messages."""
-    await sign_in(user, email, password)
+    """A signed-in member lists My Photos (/dashboard), opens a chat and sends
+    ``messages`` messages, pausing as a person does between each."""
     await user.navigate("/dashboard/", kind="open /dashboard")
+    await pacing.pause()
     await user.navigate(
         f"/messages/{request_id}", query={"chat_request_id": request_id}, kind="open chat"
     )
     for number in range(messages):
+        await pacing.pause()
         text = f"load message {number} {uuid.uuid4().hex[:6]}"
         await user.call("type message", "set_draft", {"value": text})
         form = {"form_data": {"__reflex_form_data__": [["content", text]]}}
@@ -566,4 +588,3 @@ async def member_flow(
             form,
             until=sets_var(CHAT_STATE, "lines", lambda lines, text=text: text in json.dumps(lines)),
         )
-        await asyncio.sleep(pause)

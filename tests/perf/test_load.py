@@ -47,12 +47,18 @@ pytestmark = pytest.mark.skipif(
 
 #: LOAD_LEVELS=5,10 LOAD_TIME_CAP=60 LOAD_IDLE_CLIENTS=20 for a quick run at small scale.
 LEVELS = tuple(int(n) for n in os.environ.get("LOAD_LEVELS", "10,25,50,100,200").split(","))
-TIME_CAP_SECONDS = float(os.environ.get("LOAD_TIME_CAP", "180"))
+TIME_CAP_SECONDS = float(os.environ.get("LOAD_TIME_CAP", "600"))
+#: Concurrent users as load-testing tools count them: people on the site at the same
+#: time, each pausing between actions (reading a page, choosing a photo, typing).
+#: LOAD_THINK=0,0 LOAD_LEVEL_SECONDS=0 LOAD_ARRIVAL_SECONDS=0 is the burst instead:
+#: everyone arrives at once and does one journey as fast as the answers come.
+LEVEL_SECONDS = float(os.environ.get("LOAD_LEVEL_SECONDS", "60"))
+ARRIVAL_SECONDS = float(os.environ.get("LOAD_ARRIVAL_SECONDS", "20"))
+THINK_SECONDS = tuple(float(n) for n in os.environ.get("LOAD_THINK", "2,6").split(","))
 IDLE_CLIENTS = int(os.environ.get("LOAD_IDLE_CLIENTS", "100"))
 P95_LIMIT_SECONDS = 0.250
 VISITOR_EVERY = 5  # one user in five scores a photo; the others are members chatting
 MESSAGES_PER_MEMBER = 3
-MESSAGE_PAUSE_SECONDS = 0.5
 PASSWORD = "secret12"
 #: Events that do real work (files, analysis, argon2): reported, not held to the 250 ms.
 WORK_EVENTS = {"upload photo (home)", "analyse (to redirect)", "sign in"}
@@ -140,24 +146,48 @@ def driver_messages():
 
 
 async def _one_level(server, protocol, photo, members, users: int) -> driver.Metrics:
+    """``users`` people on the site at once for LEVEL_SECONDS: they arrive one after
+    another over ARRIVAL_SECONDS, then each repeats their journey, pausing as a person
+    does between actions, until the level ends (a journey under way is finished)."""
     metrics = driver.Metrics()
+    started = time.monotonic()
+    ends = started + LEVEL_SECONDS
 
-    async def one_user(index: int) -> None:
+    async def visitor(pacing: driver.Pacing) -> None:
+        while True:  # each journey is a new visitor's tab
+            user = driver.ReflexUser(server.base_url, protocol, metrics)
+            try:
+                await driver.visitor_flow(user, photo, pacing)
+            finally:
+                await user.close()
+            if time.monotonic() >= ends:
+                return
+            await pacing.pause()
+
+    async def member(index: int, pacing: driver.Pacing) -> None:
+        email, request_id = members[index]
         user = driver.ReflexUser(server.base_url, protocol, metrics)
         try:
-            if index % VISITOR_EVERY == 0:
-                await driver.visitor_flow(user, photo)
-            else:
-                email, request_id = members[index]
-                await driver.member_flow(
-                    user, email, PASSWORD, request_id, MESSAGES_PER_MEMBER, MESSAGE_PAUSE_SECONDS
-                )
-        except Exception as error:  # every failure is a finding of this level
-            metrics.errors.append(f"user {index}: {type(error).__name__}: {error}")
+            await driver.sign_in(user, email, PASSWORD)
+            while True:
+                await driver.member_round(user, request_id, MESSAGES_PER_MEMBER, pacing)
+                if time.monotonic() >= ends:
+                    return
+                await pacing.pause()
         finally:
             await user.close()
 
-    started = time.monotonic()
+    async def one_user(index: int) -> None:
+        await asyncio.sleep(ARRIVAL_SECONDS * index / users)
+        pacing = driver.Pacing(*THINK_SECONDS, seed=index)
+        try:
+            if index % VISITOR_EVERY == 0:
+                await visitor(pacing)
+            else:
+                await member(index, pacing)
+        except Exception as error:  # every failure is a finding of this level
+            metrics.errors.append(f"user {index}: {type(error).__name__}: {error}")
+
     await asyncio.gather(*(one_user(index) for index in range(users)))
     metrics.wall_seconds = time.monotonic() - started
     return metrics
