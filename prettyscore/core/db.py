@@ -7,7 +7,6 @@ our constraints and tolerates the app and a test reading at the same time.
 
 from __future__ import annotations
 
-import asyncio
 import contextlib
 import functools
 from collections.abc import Iterator
@@ -17,6 +16,7 @@ from sqlalchemy.engine import Engine
 from sqlmodel import Session, create_engine
 
 from prettyscore.core.settings import get_settings
+from prettyscore.core.workers import database_work
 
 
 def _enable_sqlite_rules(dbapi_connection, _record) -> None:
@@ -89,4 +89,4 @@ async def run_in_session(fn, /, *args, **kwargs):
         with session_scope() as db:
             return fn(db, *args, **kwargs)
 
-    return await asyncio.to_thread(work)
+    return await database_work(work)

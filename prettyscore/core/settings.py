@@ -97,6 +97,8 @@ class Settings:
     video_model: str
     video_timeout_seconds: float
     video_poll_seconds: float
+    # Photo work (decode, analyse, encode) running at once per process; see core.workers.
+    photo_work_threads: int
     # The authentication service (/auth/v1). Rate limits are written as the ``limits``
     # library parses them: "10 per 15 minutes", "1 per minute".
     otp_ttl_seconds: int = 3600
@@ -163,6 +165,7 @@ def load_settings() -> Settings:
         video_model=_env("VIDEO_MODEL", "gen4_turbo"),
         video_timeout_seconds=_env_float("VIDEO_TIMEOUT_SECONDS", 150.0),
         video_poll_seconds=_env_float("VIDEO_POLL_SECONDS", 5.0),
+        photo_work_threads=max(1, _env_int("PHOTO_WORK_THREADS", (os.cpu_count() or 2) // 2)),
         **_auth_settings(),
     )
 

@@ -20,6 +20,7 @@ from prettyscore.core import constants, messages
 from prettyscore.core.db import run_in_session, session_scope
 from prettyscore.core.errors import DomainError
 from prettyscore.core.media import MediaOwner, get_media_store, media_url
+from prettyscore.core.workers import photo_work
 from prettyscore.editing import service as editing
 from prettyscore.editing.adjustments import (
     BLUR_DEFAULT,
@@ -155,7 +156,7 @@ class EditorState(AuthState):
             return []  # already open here: keep the edits made since
         try:
             opened = await run_in_session(service.open_member_photo, user.id, photo_id)
-            width = await asyncio.to_thread(service.image_width, media_store(), opened.key)
+            width = await photo_work(service.image_width, media_store(), opened.key)
         except DomainError as error:
             return [rx.toast.error(error.message)]
         self._start(Version(opened.key, width=width), source=f"photo:{photo_id}")
@@ -172,7 +173,7 @@ class EditorState(AuthState):
         if self._source == source:
             return []
         keys = [result.image_key, *([result.edited_key] if result.edited_key else [])]
-        widths = [await asyncio.to_thread(service.image_width, media_store(), k) for k in keys]
+        widths = [await photo_work(service.image_width, media_store(), k) for k in keys]
         versions = (Version(key, width=width) for key, width in zip(keys, widths, strict=True))
         self._start(*versions, source=source)
         self._result_id = result.result_id
@@ -187,8 +188,8 @@ class EditorState(AuthState):
         data = await files[0].read(constants.MAX_UPLOAD_BYTES + 1)
         owner = (await self._owners())[0]
         try:
-            key = await asyncio.to_thread(scoring.stage_photo, media_store(), owner, data)
-            width = await asyncio.to_thread(service.image_width, media_store(), key)
+            key = await photo_work(scoring.stage_photo, media_store(), owner, data)
+            width = await photo_work(service.image_width, media_store(), key)
         except DomainError as error:
             return rx.toast.error(error.message)
         except Exception:
@@ -232,7 +233,7 @@ class EditorState(AuthState):
             if key is None:
                 return rx.toast.error(messages.PLEASE_UPLOAD_IMAGE_FIRST)
             owner = (await self._owners())[0]
-            baked = await asyncio.to_thread(service.bake, media_store(), key, changes, owner)
+            baked = await photo_work(service.bake, media_store(), key, changes, owner)
         except DomainError as error:
             return rx.toast.error(error.message)
         except Exception:
@@ -325,9 +326,7 @@ class EditorState(AuthState):
             if key is None:
                 return rx.toast.error(messages.NO_EDITED_IMAGE_TO_DOWNLOAD)
             owner = (await self._owners())[0]
-            png_key = await asyncio.to_thread(
-                service.export_png, media_store(), key, changes, owner
-            )
+            png_key = await photo_work(service.export_png, media_store(), key, changes, owner)
         except Exception:
             log.exception("Preparing an editor download failed")
             return rx.toast.error(messages.FAILED_TO_DOWNLOAD_PHOTO_DOT)
@@ -364,7 +363,7 @@ class EditorState(AuthState):
             self.saving = True
         baked = None
         try:
-            baked = await asyncio.to_thread(service.bake, media_store(), key, changes, owner)
+            baked = await photo_work(service.bake, media_store(), key, changes, owner)
             async with self:
                 if baked:
                     self._add_version(Version(baked, changes.describe(), True, self.image_width))
@@ -383,7 +382,7 @@ class EditorState(AuthState):
                 )
                 result = None
             else:
-                result = await asyncio.to_thread(
+                result = await photo_work(
                     service.score_new_photo, media_store(), history.versions[0].key, final_key
                 )
                 photo = await run_in_session(

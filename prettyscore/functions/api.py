@@ -29,6 +29,7 @@ from prettyscore.core import messages
 from prettyscore.core.db import run_in_session, session_scope
 from prettyscore.core.errors import DomainError, NotFound
 from prettyscore.core.media import MediaOwner, get_media_store, media_url
+from prettyscore.core.workers import photo_work
 from prettyscore.editing import service as editing
 from prettyscore.functions import service
 from prettyscore.functions.routing import FunctionRoute
@@ -100,7 +101,7 @@ def _origins(request: Request) -> set[str]:
 
 
 async def _source(request: Request, user: CurrentUser, image_url: str) -> service.SourceImage:
-    return await asyncio.to_thread(
+    return await photo_work(
         service.source_image, get_media_store(), user.id, image_url, _origins(request)
     )
 

@@ -6,7 +6,6 @@ is only ever looked up among that member's own photos.
 
 from __future__ import annotations
 
-import asyncio
 import dataclasses
 import io
 import logging
@@ -18,6 +17,7 @@ from prettyscore.core import messages
 from prettyscore.core.db import run_in_session
 from prettyscore.core.errors import DomainError
 from prettyscore.core.media import get_media_store, key_from_url
+from prettyscore.core.workers import photo_work
 from prettyscore.photos import service
 from prettyscore.photos.models import Photo
 from prettyscore.scoring.kinds import FEET, HANDS
@@ -159,7 +159,7 @@ class PhotosState(AuthState):
             return rx.toast.error(messages.NO_PHOTO_TO_DOWNLOAD)
         kind = "edited" if which == "edited" and self.selected.edited_url else "original"
         try:
-            data, name = await asyncio.to_thread(_photo_png, user.id, self.selected.id, kind)
+            data, name = await photo_work(_photo_png, user.id, self.selected.id, kind)
         except DomainError as error:
             return rx.toast.error(error.message)
         except Exception:

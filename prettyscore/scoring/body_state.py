@@ -22,6 +22,7 @@ from prettyscore.core.db import run_in_session, session_scope
 from prettyscore.core.errors import DomainError, NotAuthenticated, PermissionDenied
 from prettyscore.core.media import get_media_store, media_url
 from prettyscore.core.settings import get_settings
+from prettyscore.core.workers import photo_work
 from prettyscore.gates.state import FeatureGateState
 from prettyscore.scoring import body_results
 from prettyscore.scoring.body_results import FEATURES, RESULTS_ROUTES, UPLOAD_ROUTES
@@ -120,7 +121,7 @@ class BodyScoreState(AuthState):
         data = await files[0].read(constants.MAX_UPLOAD_BYTES + 1)
         owner = (await self.get_state(ScoreState))._visitor_owner()
         try:
-            key = await asyncio.to_thread(body_results.stage_body_photo, media_store(), owner, data)
+            key = await photo_work(body_results.stage_body_photo, media_store(), owner, data)
         except DomainError as error:
             return rx.toast.error(error.message)
         except Exception:
@@ -162,7 +163,7 @@ class BodyScoreState(AuthState):
                 return self._locked_out(kind, NotAuthenticated(messages.SIGN_IN_TO_ACCESS_FEATURE))
             self.analyzing, self.checks_done = True, 0
         work = asyncio.create_task(
-            asyncio.to_thread(
+            photo_work(
                 body_results.analyse_for_member, session_scope, media_store(), user.id, key, kind
             )
         )
@@ -275,7 +276,7 @@ class BodyScoreState(AuthState):
             return rx.toast.error(messages.FAILED_TO_DOWNLOAD_RETRY)
         result = ScoreResult.from_dict(navigation["result"])
         try:
-            png = await asyncio.to_thread(body_results.render_card, media_store(), result)
+            png = await photo_work(body_results.render_card, media_store(), result)
         except Exception:
             log.exception("Rendering a %s result card failed", result.kind)
             return rx.toast.error(messages.FAILED_TO_DOWNLOAD_RETRY)

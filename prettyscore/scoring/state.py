@@ -22,6 +22,7 @@ from prettyscore.core.db import run_in_session, session_scope
 from prettyscore.core.errors import DomainError
 from prettyscore.core.media import MediaOwner, get_media_store, media_url
 from prettyscore.core.settings import get_settings
+from prettyscore.core.workers import photo_work
 from prettyscore.editing import service as editing
 from prettyscore.photos import card as result_card
 from prettyscore.photos import service as photos_service
@@ -109,9 +110,7 @@ class ScoreState(AuthState):
             return rx.toast.error(messages.PLEASE_UPLOAD_IMAGE_FILE)
         data = await files[0].read(constants.MAX_UPLOAD_BYTES + 1)
         try:
-            key = await asyncio.to_thread(
-                scoring.stage_photo, media_store(), self._visitor_owner(), data
-            )
+            key = await photo_work(scoring.stage_photo, media_store(), self._visitor_owner(), data)
         except DomainError as error:
             return rx.toast.error(error.message)
         except Exception:
@@ -174,9 +173,7 @@ class ScoreState(AuthState):
             if not self._staged_key:
                 return rx.toast.error(messages.PLEASE_UPLOAD_PHOTO_FIRST)
             key, self.analyzing, self.progress = self._staged_key, True, 3
-        work = asyncio.create_task(
-            asyncio.to_thread(scoring.score_staged_photo, media_store(), key)
-        )
+        work = asyncio.create_task(photo_work(scoring.score_staged_photo, media_store(), key))
         await self._show_progress(work)
         try:
             result = work.result()
@@ -286,7 +283,7 @@ class ScoreState(AuthState):
         if result is None:
             return rx.toast.error(messages.NO_PHOTO_TO_DOWNLOAD)
         try:
-            png = await asyncio.to_thread(_render_card, result)
+            png = await photo_work(_render_card, result)
         except Exception:
             log.exception("Rendering the result card failed")
             return rx.toast.error(messages.FAILED_TO_DOWNLOAD_RETRY)

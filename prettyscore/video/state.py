@@ -22,6 +22,7 @@ from prettyscore.core.db import run_in_session, session_scope
 from prettyscore.core.errors import DomainError
 from prettyscore.core.media import MediaOwner, get_media_store, key_from_url, media_url
 from prettyscore.core.model_types import utcnow
+from prettyscore.core.workers import database_work, photo_work
 from prettyscore.scoring import service as scoring
 from prettyscore.video import service
 from prettyscore.video.engines.base import DEFAULT_DURATION_SECONDS, clamp_duration
@@ -126,7 +127,7 @@ class VideoState(AuthState):
             return rx.toast.error(messages.PLEASE_UPLOAD_IMAGE_FILE)
         data = await files[0].read(constants.MAX_UPLOAD_BYTES + 1)
         try:
-            key = await asyncio.to_thread(
+            key = await photo_work(
                 scoring.stage_photo, get_media_store(), MediaOwner.member(user.id), data
             )
         except DomainError:
@@ -205,7 +206,7 @@ class VideoState(AuthState):
             if user is None:
                 return None
             try:
-                status, video_url = await asyncio.to_thread(_job_status, user.id, job_id)
+                status, video_url = await database_work(_job_status, user.id, job_id)
             except Exception:
                 log.exception("Checking a video generation failed")
                 return await self._finish(
