@@ -39,10 +39,15 @@ def channel(request_id: uuid.UUID | str) -> str:
 
 
 class Subscription:
-    """One waiting page's view of its channel: notifications coalesce into one wake-up."""
+    """One waiting page's view of its channel: notifications coalesce into one wake-up.
 
-    def __init__(self, name: str):
+    ``origin`` names the page (any opaque token): what that page publishes itself does
+    not wake it, since it already shows its own message.
+    """
+
+    def __init__(self, name: str, origin: str = ""):
         self.channel = name
+        self.origin = origin
         self._pending = asyncio.Event()
 
     def notify(self) -> None:
@@ -69,9 +74,10 @@ class Broadcast:
         self._listening = asyncio.Event()
 
     # -- waking local pages -----------------------------------------------------
-    def _wake(self, name: str) -> None:
+    def _wake(self, name: str, origin: str = "") -> None:
         for subscription in list(self._subscribers.get(name, ())):
-            subscription.notify()
+            if not origin or subscription.origin != origin:
+                subscription.notify()
 
     def _wake_all(self) -> None:
         for subscriptions in list(self._subscribers.values()):
@@ -79,23 +85,26 @@ class Broadcast:
                 subscription.notify()
 
     # -- publishing ---------------------------------------------------------------
-    async def publish(self, request_id: uuid.UUID | str) -> None:
-        """Tell every page showing this conversation (on any worker) to look again."""
+    async def publish(self, request_id: uuid.UUID | str, origin: str = "") -> None:
+        """Tell every page showing this conversation (on any worker) to look again, but
+        the page ``origin`` (the one that published: it already shows the news)."""
         name = channel(request_id)
         if self.redis_url is None:
-            _wake_everywhere(name)
+            _wake_everywhere(name, origin)
             return
         try:
-            await self._redis().publish(name, "1")
+            await self._redis().publish(name, origin)
         except (RedisError, OSError):
             log.exception("Publishing to %s failed; waking this worker's pages only", name)
-            self._wake(name)
+            self._wake(name, origin)
 
     # -- subscribing --------------------------------------------------------------
     @contextlib.asynccontextmanager
-    async def subscribe(self, request_id: uuid.UUID | str) -> AsyncIterator[Subscription]:
-        """Listen to one conversation; ready (listening) when the block starts."""
-        subscription = Subscription(channel(request_id))
+    async def subscribe(
+        self, request_id: uuid.UUID | str, origin: str = ""
+    ) -> AsyncIterator[Subscription]:
+        """Listen to one conversation (as page ``origin``); ready when the block starts."""
+        subscription = Subscription(channel(request_id), origin)
         self._subscribers.setdefault(subscription.channel, set()).add(subscription)
         try:
             if self.redis_url is not None:
@@ -133,8 +142,7 @@ class Broadcast:
                 self._wake_all()
                 async for item in pubsub.listen():
                     if item.get("type") == "pmessage":
-                        name = item["channel"]
-                        self._wake(name.decode() if isinstance(name, bytes) else name)
+                        self._wake(_text(item["channel"]), _text(item["data"]))
             except asyncio.CancelledError:
                 raise
             except (RedisError, OSError):
@@ -167,16 +175,20 @@ _LOOPS: weakref.WeakKeyDictionary[Broadcast, asyncio.AbstractEventLoop] = (
 )
 
 
-def _wake_everywhere(name: str) -> None:
+def _text(value: bytes | str) -> str:
+    return value.decode() if isinstance(value, bytes) else str(value)
+
+
+def _wake_everywhere(name: str, origin: str) -> None:
     current = _running_loop()
     for broadcast in list(_IN_PROCESS):
         loop = _LOOPS.get(broadcast)
         if loop is None or loop.is_closed():
             continue
         if loop is current:
-            broadcast._wake(name)
+            broadcast._wake(name, origin)
         else:
-            loop.call_soon_threadsafe(broadcast._wake, name)
+            loop.call_soon_threadsafe(broadcast._wake, name, origin)
 
 
 def _running_loop() -> asyncio.AbstractEventLoop | None:

@@ -179,7 +179,7 @@ class ChatState(AuthState):
         self.draft = ""
         self._merge([stored])
         try:
-            await live.broadcast().publish(self._request_id)
+            await live.broadcast().publish(self._request_id, origin=self._watch)
         except Exception:  # stored all the same; the other page finds it on its next look
             log.exception("Announcing a chat message failed")
 
@@ -193,16 +193,17 @@ class ChatState(AuthState):
         """
         async with self:
             watch, request_id, user_id = self._watch, self._request_id, self._user_id
+            after = self._look_from()
         if not watch:
             return
         idle_until = time.monotonic() + IDLE_CAP_SECONDS
-        async with live.broadcast().subscribe(request_id) as subscription:
+        async with live.broadcast().subscribe(request_id, origin=watch) as subscription:
             notified = True  # listening now: catch up on anything sent since the page loaded
             while time.monotonic() < idle_until:
                 if not notified:
                     notified = await subscription.wait(RECHECK_SECONDS)
                 try:
-                    news = await self._look_again(watch, user_id, request_id)
+                    looked = await self._look_again(watch, user_id, request_id, after)
                 except _StateLost:
                     yield rx.call_script(_reload_if_showing(request_id))
                     return
@@ -212,20 +213,25 @@ class ChatState(AuthState):
                     log.warning("Chat %s waits for a service to come back: %r", request_id, error)
                     await asyncio.sleep(OUTAGE_RETRY_SECONDS)
                     continue  # and look again at once
-                if news is None:
+                if looked is None:
                     return
+                news, after = looked
                 if news:
                     idle_until = time.monotonic() + IDLE_CAP_SECONDS
                 notified = False
 
-    async def _look_again(self, watch: str, user_id: str, request_id: str) -> bool | None:
-        """One look at the conversation: whether new messages were shown, or None when
-        this loop should end. Raises _StateLost when Redis no longer has this tab's state,
-        and the error when a service does not answer."""
-        async with self:
-            if not self._still_following(watch):
-                return None
-            after = self._look_from()
+    async def _look_again(
+        self, watch: str, user_id: str, request_id: str, after: datetime | None
+    ) -> tuple[bool, datetime | None] | None:
+        """One look at the conversation for messages from ``after`` on: whether new ones
+        were shown and where the next look starts, or None when this loop should end.
+        Raises _StateLost when Redis no longer has this tab's state, and the error when a
+        service does not answer.
+
+        The tab's state is opened once, to merge: under Redis each opening is a lock and
+        a round trip, and an open chat looks again at every message and every 15 s. A
+        message this tab sent meanwhile only makes the query start a little earlier.
+        """
         try:
             found = await run_in_session(
                 service.messages_since, uuid.UUID(user_id), request_id, after
@@ -242,7 +248,7 @@ class ChatState(AuthState):
                 return None
             before = len(self.lines)
             self._merge(found)
-            return len(self.lines) != before
+            return len(self.lines) != before, self._look_from()
 
     def _still_following(self, watch: str) -> bool:
         """Whether this loop is still the one for this tab. A state with no page at all

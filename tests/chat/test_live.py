@@ -76,3 +76,38 @@ def test_a_subscriber_is_woken_through_redis_by_another_worker():
             await worker_b.close()
 
     assert asyncio.run(scenario()) == (True, False)
+
+
+async def _woken_by_own_and_by_other(broadcast: live.Broadcast) -> tuple[bool, bool]:
+    """Two pages on one conversation, "ann" and "bob": (ann woken by her own message,
+    ann woken by bob's)."""
+    request_id = uuid.uuid4()
+    async with broadcast.subscribe(request_id, origin="ann") as ann:
+        await ann.wait(0.05)  # a fresh Redis listener's catch-up wake
+        await broadcast.publish(request_id, origin="ann")
+        by_own = await ann.wait(0.3)
+        await broadcast.publish(request_id, origin="bob")
+        by_other = await ann.wait(WAIT_SECONDS)
+    return by_own, by_other
+
+
+def test_a_page_is_not_woken_by_its_own_message_in_process():
+    async def scenario():
+        return await _woken_by_own_and_by_other(live.register(live.Broadcast()))
+
+    assert asyncio.run(scenario()) == (False, True)
+
+
+def test_a_page_is_not_woken_by_its_own_message_through_redis():
+    url = redis_url()
+    if url is None:
+        pytest.skip(REDIS_SKIP_REASON)
+
+    async def scenario():
+        broadcast = live.register(live.Broadcast(url))
+        try:
+            return await _woken_by_own_and_by_other(broadcast)
+        finally:
+            await broadcast.close()
+
+    assert asyncio.run(scenario()) == (False, True)
