@@ -42,11 +42,6 @@ def safe_next_path(raw: str | None, default: str = "/dashboard") -> str:
     return raw
 
 
-def _identity(db, access_token: str) -> tuple[CurrentUser | None, bool]:
-    user = service.resolve_member(db, access_token)
-    return user, bool(user and service.has_role(db, user.id))
-
-
 class AuthState(rx.State):
     """Who is using this browser tab, resolved on the server from the session tokens."""
 
@@ -66,7 +61,7 @@ class AuthState(rx.State):
     # -- resolving the user ------------------------------------------------
     async def _current_user(self) -> CurrentUser | None:
         """The signed-in user, renewing the tokens when needed; None when signed out."""
-        user, is_admin = await run_in_session(_identity, self.access_token)
+        user, is_admin = await run_in_session(service.resolve_member_with_role, self.access_token)
         if (user is None or service.needs_refresh(user)) and self.refresh_token:
             try:
                 fresh = await run_in_session(service.refresh_session, self.refresh_token)
@@ -74,7 +69,9 @@ class AuthState(rx.State):
                 fresh = None
             if fresh is not None:
                 self._apply_tokens(fresh)
-                user, is_admin = await run_in_session(_identity, fresh.access_token)
+                user, is_admin = await run_in_session(
+                    service.resolve_member_with_role, fresh.access_token
+                )
         if user is None:
             self._forget_session()
         else:

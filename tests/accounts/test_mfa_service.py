@@ -202,3 +202,26 @@ def test_wrong_codes_are_counted_in_redis_when_the_app_has_it(db, monkeypatch):
         get_settings.cache_clear()
 
     assert (locked.value.status, locked.value.code) == (429, "over_request_rate_limit")
+
+
+def test_pages_resolve_the_member_and_their_role_with_the_same_rules(db):
+    """What every page load asks (resolve_member_with_role): a member, an admin, a
+    password-only session of a member with an authenticator, a signed-out session."""
+    plain = member(db, "plain")
+    assert service.resolve_member_with_role(db, plain.access_token) == (who(db, plain), False)
+
+    admin = member(db, "admin")
+    service.grant_role(db, admin.email)
+    user, is_admin = service.resolve_member_with_role(db, admin.access_token)
+    assert (user.email, is_admin) == (admin.email, True)
+
+    full, _enrolment = with_authenticator(db)
+    user, _ = service.resolve_member_with_role(db, full.access_token)
+    assert user is not None and user.aal == "aal2"
+    password_only = service.sign_in(db, full.email, PASSWORD)
+    assert service.resolve_member_with_role(db, password_only.access_token) == (None, False)
+    assert service.resolve_member(db, password_only.access_token) is None
+
+    service.sign_out(db, plain.access_token)
+    assert service.resolve_member_with_role(db, plain.access_token) == (None, False)
+    assert service.resolve_member_with_role(db, "not a token") == (None, False)
