@@ -89,7 +89,9 @@ class DashboardState(PhotosState):
         self.tab = wanted if wanted in TABS else default
         await self._refresh(user.id)
         self._watch = secrets.token_hex(8)
-        return [PhotosState.open_dashboard, DashboardState.recheck_subscription]
+        # The grid loads in this same event: one round trip for the whole page.
+        problem = await self._show_grid(user)
+        return [DashboardState.recheck_subscription, *([problem] if problem else [])]
 
     @rx.event
     def set_tab(self, value: str):

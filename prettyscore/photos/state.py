@@ -12,6 +12,7 @@ import logging
 
 import reflex as rx
 
+from prettyscore.accounts.service import CurrentUser
 from prettyscore.accounts.state import AuthState
 from prettyscore.core import messages
 from prettyscore.core.db import run_in_session
@@ -103,16 +104,16 @@ class PhotosState(AuthState):
     selected: PhotoCard = PhotoCard()
     details_open: bool = False
 
-    @rx.event
-    async def open_dashboard(self):
-        """on_load of /dashboard: members only (others go to /auth and come back)."""
-        if await self._current_user() is None:
-            return self._sign_in_redirect()
-        self.details_open = False  # a reload shows the grid, not the last dialog
-        return await self._load(reset=True)
+    async def _show_grid(self, user: CurrentUser):
+        """The grid as the dashboard opens (DashboardState.open_page): the first page of
+        photos, no dialog open (a reload shows the grid, not the last dialog)."""
+        self.details_open = False
+        return await self._load(reset=True, user=user)
 
-    async def _load(self, *, reset: bool):
-        user = await self._current_user()
+    async def _load(self, *, reset: bool, user: CurrentUser | None = None):
+        """Load the first (``reset``) or next page of photos; ``user`` when the caller
+        has just resolved them in this event."""
+        user = user or await self._current_user()
         if user is None:
             return self._sign_in_redirect()
         self.loading = True

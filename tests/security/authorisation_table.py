@@ -188,7 +188,6 @@ HANDLERS: dict[str, Rule] = {
     "DashboardState.open_page": Rule(MEMBERS),
     "DashboardState.set_tab": Rule(EVERYONE, args=lambda w: ("videos",)),
     "DashboardState.recheck_subscription": Rule(MEMBERS, skip=BACKGROUND),
-    "PhotosState.open_dashboard": Rule(MEMBERS),
     "PhotosState.set_sort": Rule(MEMBERS, args=lambda w: ("highest",)),
     "PhotosState.load_more": Rule(MEMBERS),
     "PhotosState.open_details": Rule(EVERYONE, args=_photo),
