@@ -34,7 +34,18 @@ def _database_pool() -> ThreadPoolExecutor:
 
 @functools.cache
 def _photo_pool() -> ThreadPoolExecutor:
-    return ThreadPoolExecutor(get_settings().photo_work_threads, thread_name_prefix="photo")
+    return ThreadPoolExecutor(
+        get_settings().photo_work_threads, thread_name_prefix="photo", initializer=_one_core_each
+    )
+
+
+def _one_core_each() -> None:
+    """OpenCV runs each job on its calling thread: left to itself it spreads every face
+    detection over all cores, and PHOTO_WORK_THREADS would no longer bound what photos
+    take. (Scores do not depend on it: tests/scoring checks 1 thread against several.)"""
+    import cv2
+
+    cv2.setNumThreads(1)
 
 
 async def _run(pool: ThreadPoolExecutor, fn, /, *args, **kwargs) -> Any:
