@@ -6,8 +6,9 @@ load a few photo analyses (a few hundred milliseconds each) held every thread, a
 page's quick database look (a few milliseconds) waited behind them. So each kind gets
 its own pool:
 
-* database work: as many threads as connections the engine may open, so a query only
-  ever waits for the database;
+* database work: as many threads as PostgreSQL connections the engine may open (SQLite's
+  default pool has fewer, and a thread beyond them waits for one), so a query never waits
+  behind a photo;
 * photo work (decoding, analysis, encoding, cards, edits, video frames): at most
   ``PHOTO_WORK_THREADS`` at once (default: half the cores, at least one). Photos then
   queue among themselves and the other cores stay free to answer every other click.
@@ -23,7 +24,7 @@ from typing import Any
 
 from prettyscore.core.settings import get_settings
 
-#: Threads for database work: SQLAlchemy's pool_size + max_overflow (see core.db).
+#: Threads for database work: the PostgreSQL engine's pool_size + max_overflow (core.db).
 DATABASE_THREADS = 30
 
 
