@@ -5,6 +5,7 @@ import os
 import reflex as rx
 
 from prettyscore.core.settings import get_settings
+from prettyscore.ui.paint_first import PaintFirstPlugin
 from prettyscore.ui.theme import theme_plugin
 
 settings = get_settings()
@@ -23,7 +24,8 @@ config = rx.Config(
     show_built_with_reflex=False,
     # Radix Themes with only the colour scales and components the pages use
     # (prettyscore/ui/theme.py).
-    plugins=[theme_plugin()],
+    # Pages paint before their JavaScript is fetched (prettyscore/ui/paint_first.py).
+    plugins=[theme_plugin(), PaintFirstPlugin()],
     disable_plugins=[rx.plugins.SitemapPlugin],
     # Browsers that accept Brotli get the smaller files; the others gzip.
     frontend_compression_formats=["brotli", "gzip"],
