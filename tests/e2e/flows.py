@@ -199,6 +199,22 @@ def paid_contact_request(
         return request.id
 
 
+def chatting_members(
+    app_server, count: int, password: str, prefix: str
+) -> list[tuple[str, uuid.UUID]]:
+    """``count`` signed-up members in pairs, each pair with an approved paid contact
+    request between them (so they can chat): (email, request id) each."""
+    emails = [unique_email(prefix) for _ in range(count + count % 2)]
+    with with_app_database(app_server) as db:
+        for email in emails:
+            accounts.sign_up(db, email, password)
+    found = []
+    for first, second in zip(emails[::2], emails[1::2], strict=True):
+        request_id = paid_contact_request(app_server, first, second)
+        found += [(first, request_id), (second, request_id)]
+    return found[:count]
+
+
 def submit_first_choice_to_ranking(page, base_url: str) -> None:
     """On /global-ranking: pick the best of one's photos, submit it, land on /leaderboard."""
     open_page(page, f"{base_url}/global-ranking")

@@ -37,7 +37,6 @@ from pathlib import Path
 import pytest
 import reflex.constants
 
-from prettyscore.accounts import service as accounts
 from tests.e2e import flows
 from tests.fixtures.browser import backing_services
 from tests.helpers.app_server import AppServer, AppServerError, running_app
@@ -88,17 +87,9 @@ def load_app(request, tmp_path_factory):
 
 
 def _members(server: AppServer, count: int) -> list[tuple[str, str]]:
-    """``count`` signed-up members, in pairs with an approved paid contact request between
-    them: (email, request id) each; written to the app's database as sign-up would."""
-    emails = [flows.unique_email("load") for _ in range(count + count % 2)]
-    with flows.with_app_database(server) as db:
-        for email in emails:
-            accounts.sign_up(db, email, PASSWORD)
-    found = []
-    for first, second in zip(emails[::2], emails[1::2], strict=True):
-        request_id = str(flows.paid_contact_request(server, first, second))
-        found += [(first, request_id), (second, request_id)]
-    return found[:count]
+    """``count`` members chatting in pairs: (email, chat id) each."""
+    found = flows.chatting_members(server, count, PASSWORD, "load")
+    return [(email, str(request_id)) for email, request_id in found]
 
 
 def record_protocol(browser, server: AppServer, photo_path: Path) -> driver.Protocol:

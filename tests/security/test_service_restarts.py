@@ -43,7 +43,6 @@ import reflex.constants
 from playwright.sync_api import Page, expect
 from playwright.sync_api import TimeoutError as PlaywrightTimeoutError
 
-from prettyscore.accounts import service as accounts
 from prettyscore.core import messages
 from tests.e2e import flows
 from tests.fixtures.browser import DEFAULT_TIMEOUT_MS, DEFAULT_VIEWPORT
@@ -114,16 +113,9 @@ def _own_web_dir() -> Path:
 
 
 def _members(server: AppServer, count: int) -> list[tuple[str, str]]:
-    """``count`` members in pairs, each pair with an approved paid chat: (email, chat id)."""
-    emails = [flows.unique_email("restart") for _ in range(count + count % 2)]
-    with flows.with_app_database(server) as db:
-        for email in emails:
-            accounts.sign_up(db, email, PASSWORD)
-    found = []
-    for first, second in zip(emails[::2], emails[1::2], strict=True):
-        chat = str(flows.paid_contact_request(server, first, second))
-        found += [(first, chat), (second, chat)]
-    return found[:count]
+    """``count`` members chatting in pairs: (email, chat id) each."""
+    found = flows.chatting_members(server, count, PASSWORD, "restart")
+    return [(email, str(request_id)) for email, request_id in found]
 
 
 @dataclasses.dataclass
