@@ -6,7 +6,7 @@ from __future__ import annotations
 import json
 import re
 
-from prettyscore.ui.paint_first import paint_first
+from prettyscore.ui.paint_first import paint_first, styles_in_head
 
 BOOTSTRAP = (
     'import "/assets/manifest-1.js";\n'
@@ -63,3 +63,33 @@ def test_markup_in_the_bootstrap_stays_inside_the_starter():
 def test_a_page_without_a_module_bootstrap_is_left_as_it_is():
     plain = "<html><head><title>404</title></head><body>Not found</body></html>"
     assert paint_first(plain) == plain
+
+
+STYLED_PAGE = (
+    "<html><head><title>Home</title>"
+    '<link href="/assets/styles-4.css" rel="stylesheet"/></head><body>'
+    '<style data-emotion="css a1">.css-a1{color:pink;}</style><div class="css-a1">one</div>'
+    '<style data-emotion="css b2 c3">.css-b2{margin:0;}.css-c3{padding:0;}</style>'
+    '<p class="css-b2 css-c3">two</p><style>.plain{}</style></body></html>'
+)
+
+
+def test_component_styles_are_in_the_head_in_order_marked_as_moved():
+    page = styles_in_head(STYLED_PAGE)
+    head, body = page.split("</head>")
+    assert head.endswith(
+        '<link href="/assets/styles-4.css" rel="stylesheet"/>'
+        '<style data-emotion="css a1" data-s="">.css-a1{color:pink;}</style>'
+        '<style data-emotion="css b2 c3" data-s="">.css-b2{margin:0;}.css-c3{padding:0;}</style>'
+    )
+    assert "data-emotion" not in body
+    # The content and any other style stay where they were.
+    assert body == (
+        '<body><div class="css-a1">one</div><p class="css-b2 css-c3">two</p>'
+        "<style>.plain{}</style></body></html>"
+    )
+
+
+def test_a_page_without_component_styles_is_left_as_it_is():
+    plain = "<html><head><title>404</title></head><body>Not found</body></html>"
+    assert styles_in_head(plain) == plain
