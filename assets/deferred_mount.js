@@ -4,7 +4,7 @@
 // build its whole tree in one task that keeps the browser from answering for a long
 // moment. The content wrapped here is built afterwards in small slices that the browser
 // can interrupt (startTransition), so what is on screen first stays responsive.
-import { startTransition, useEffect, useState } from "react";
+import { Children, startTransition, useEffect, useState } from "react";
 
 export function DeferredMount({ children }) {
   const [ready, setReady] = useState(false);
@@ -13,4 +13,18 @@ export function DeferredMount({ children }) {
     return () => clearTimeout(timer);
   }, []);
   return ready ? children : null;
+}
+
+// Shows its second child (the loading view) until `show` is true, then its first child
+// (the page's content), which React builds as a transition: in small slices while the
+// loading view stays on screen, and swapped in at once when it is complete. The moment a
+// page's state arrives thus costs no long task, and the loading view is never replaced
+// by a blank.
+export function ShowWhenReady({ show, children }) {
+  const [content, loading] = Children.toArray(children);
+  const [shown, setShown] = useState(show);
+  useEffect(() => {
+    if (show !== shown) startTransition(() => setShown(show));
+  }, [show, shown]);
+  return shown ? content : loading;
 }

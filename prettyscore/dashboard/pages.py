@@ -14,7 +14,7 @@ from prettyscore.core import messages
 from prettyscore.dashboard.state import DashboardState, ResultRow
 from prettyscore.photos.pages import account_zone, my_photos_tab
 from prettyscore.ui import styles
-from prettyscore.ui.components import icon_button
+from prettyscore.ui.components import icon_button, show_when_ready
 from prettyscore.ui.layout import page_layout
 
 State = DashboardState
@@ -198,7 +198,7 @@ def _tabs() -> rx.Component:
 def dashboard_page() -> rx.Component:
     """Only for signed-in members (others go to /auth and come back)."""
     return page_layout(
-        rx.cond(
+        show_when_ready(
             State.signed_in,
             rx.vstack(_header(), _tabs(), account_zone(), spacing="5", width="100%"),
             rx.center(rx.text(messages.LOADING_YOUR_PHOTOS), padding="4em", width="100%"),

@@ -21,6 +21,7 @@ from prettyscore.ui.components import (
     link_button,
     page_header,
     photo_picker_prompt,
+    show_when_ready,
 )
 from prettyscore.ui.layout import page_layout
 from prettyscore.ui.score import (
@@ -338,7 +339,7 @@ def results_page() -> rx.Component:
     text = share_text_var(ScoreState.score, ScoreState.label)
     return page_layout(
         confetti(ScoreState.celebrate),
-        rx.cond(
+        show_when_ready(
             ScoreState.has_result,
             rx.vstack(
                 rx.grid(

@@ -56,6 +56,23 @@ def deferred(*children: rx.Component) -> rx.Component:
     return DeferredMount.create(*children)
 
 
+class ShowWhenReady(rx.Component):
+    """``loading`` until ``show``, then ``content`` built as a transition
+    (assets/deferred_mount.js)."""
+
+    library = "$/public/deferred_mount.js"
+    tag = "ShowWhenReady"
+
+    show: rx.Var[bool]
+
+
+def show_when_ready(show, content: rx.Component, loading: rx.Component) -> rx.Component:
+    """Like ``rx.cond(show, content, loading)`` for a page's whole content, which appears
+    when the page's state arrives: the content is built in small slices while ``loading``
+    stays on screen, instead of in one long task that keeps the browser from answering."""
+    return ShowWhenReady.create(content, loading, show=show)
+
+
 def image_drop_zone(
     *children: rx.Component,
     upload_id: str,
