@@ -17,6 +17,7 @@ from prettyscore.billing.api import billing_routes
 from prettyscore.chat import pages as chat_pages
 from prettyscore.contact import pages as contact_pages
 from prettyscore.core.constants import MAX_UPLOAD_BYTES
+from prettyscore.core.filled_pages import serve_filled_pages
 from prettyscore.core.page_paths import serve_pages_without_redirect
 from prettyscore.core.upload_limits import limit_request_body
 from prettyscore.dashboard import pages as dashboard_pages
@@ -26,6 +27,7 @@ from prettyscore.opportunities import pages as opportunities_pages
 from prettyscore.partners import pages as partners_pages
 from prettyscore.partners.api import partner_routes
 from prettyscore.personality import pages as personality_pages
+from prettyscore.photos.early import fill_my_photos
 from prettyscore.photos.housekeeping import purge_visitor_media_forever
 from prettyscore.photos.media_api import media_routes
 from prettyscore.scoring import pages as scoring_pages
@@ -45,6 +47,8 @@ app = rx.App(
         Starlette(routes=media_routes() + billing_routes() + partner_routes()),
         # The public REST API: /auth/v1 (Supabase Auth compatible), /functions/v1/{name}.
         rest_api(),
+        # My Photos is served with the member's newest photo in it, to paint at once.
+        partial(serve_filled_pages, fillers={"/dashboard": fill_my_photos}),
         # Pages answer at their own address (/upload), not with a redirect to /upload/.
         serve_pages_without_redirect,
         # Outermost: upload bodies are cut off at the limit while they arrive.

@@ -12,8 +12,9 @@ from prettyscore.billing.pages import member_status
 from prettyscore.billing.state import PremiumState, premium_price
 from prettyscore.core import messages
 from prettyscore.dashboard.state import DashboardState, ResultRow
-from prettyscore.photos.pages import account_zone, my_photos_tab
-from prettyscore.ui import styles
+from prettyscore.photos.early import MY_PHOTOS_PHOTO
+from prettyscore.photos.pages import PHOTO_GRID_COLUMNS, account_zone, my_photos_tab
+from prettyscore.ui import early_photo, styles
 from prettyscore.ui.components import icon_button, show_when_ready
 from prettyscore.ui.layout import page_layout
 
@@ -201,8 +202,35 @@ def dashboard_page() -> rx.Component:
         show_when_ready(
             State.signed_in,
             rx.vstack(_header(), _tabs(), account_zone(), spacing="5", width="100%"),
-            rx.center(rx.text(messages.LOADING_YOUR_PHOTOS), padding="4em", width="100%"),
+            _loading_view(),
         )
+    )
+
+
+def _loading_view() -> rx.Component:
+    """Until the member is known: the heading, the member's newest photo where the first
+    card will be, as the server saw it (early_photo, filled by photos.early), the notice."""
+    return rx.vstack(
+        rx.heading("My Dashboard", size="7"),
+        rx.grid(
+            early_photo.frame(
+                MY_PHOTOS_PHOTO,
+                alt="Your newest photo",
+                height="240px",
+                border_radius="12px",
+                margin="var(--space-3)",
+            ),
+            columns=PHOTO_GRID_COLUMNS,
+            spacing="4",
+            width="100%",
+            # Below the header, the tabs and the grid's own heading, as on the page.
+            padding_top="180px",
+        ),
+        rx.center(rx.text(messages.LOADING_YOUR_PHOTOS), padding="3em", width="100%"),
+        spacing="1",
+        width="100%",
+        # The footer stays below the fold, so it does not jump when the page arrives.
+        min_height="100vh",
     )
 
 

@@ -186,11 +186,15 @@ def _empty_state() -> rx.Component:
     )
 
 
+#: The grid's columns by screen width (dashboard.pages' loading view follows them too).
+PHOTO_GRID_COLUMNS = rx.breakpoints(initial="1", sm="2", lg="3")
+
+
 def _photo_grid() -> rx.Component:
     return rx.vstack(
         rx.grid(
             rx.foreach(PhotosState.photos, _photo_card),
-            columns=rx.breakpoints(initial="1", sm="2", lg="3"),
+            columns=PHOTO_GRID_COLUMNS,
             spacing="4",
             width="100%",
         ),

@@ -9,8 +9,8 @@ from prettyscore.core.settings import get_settings
 from prettyscore.editing import components as edit_controls
 from prettyscore.editing.presets import UPSCALE_PROMPT
 from prettyscore.scoring import body_pages
-from prettyscore.scoring.state import UPLOAD_PAGE_ID, ScoreState
-from prettyscore.ui import styles
+from prettyscore.scoring.state import RESULTS_PHOTO, UPLOAD_PAGE_ID, ScoreState
+from prettyscore.ui import early_photo, styles
 from prettyscore.ui.celebration import confetti
 from prettyscore.ui.comparison import before_after_slider, photo_frame
 from prettyscore.ui.components import (
@@ -381,8 +381,30 @@ def results_page() -> rx.Component:
                 width="100%",
                 data_testid="results",
             ),
-            rx.center(rx.spinner(size="3"), padding="4em", width="100%"),
+            _loading_view(),
         ),
+    )
+
+
+def _loading_view() -> rx.Component:
+    """Until the tab's result arrives: the photo this tab last scored (early_photo) and a
+    spinner, tall enough that the footer does not jump when the result replaces it."""
+    return rx.vstack(
+        early_photo.frame(
+            RESULTS_PHOTO,
+            alt="Your photo",
+            from_tab=True,
+            width="100%",
+            max_width="420px",
+            aspect_ratio="1",
+            border_radius="20px",
+        ),
+        rx.text("Loading your score...", color_scheme="gray"),
+        align="center",
+        spacing="5",
+        padding_y="2em",
+        min_height="100vh",
+        width="100%",
     )
 
 

@@ -28,12 +28,15 @@ from prettyscore.photos import card as result_card
 from prettyscore.photos import service as photos_service
 from prettyscore.scoring import service as scoring
 from prettyscore.scoring.service import ScoreResult
+from prettyscore.ui import early_photo
 from prettyscore.ui.share import share_text
 
 log = logging.getLogger(__name__)
 
 HOME_UPLOAD_ID = "home_upload"
 UPLOAD_PAGE_ID = "upload_page"
+#: The early photo of /results: the photo this tab last saw its score for.
+RESULTS_PHOTO = "results"
 PROGRESS_TICK_SECONDS = 0.15
 
 # Which texts an edit shows: (success with the count, failure).
@@ -220,13 +223,14 @@ class ScoreState(AuthState):
         """on_load of /results: without a result there is nothing to show: go home."""
         await self._current_user()
         if not self.has_result:
-            return rx.redirect("/")
+            return [early_photo.remember(RESULTS_PHOTO, ""), rx.redirect("/")]
         if self.router.url.query_parameters.get("leaderboard") == "1":
             self.leaderboard_open = True  # the documents' flag: open the opt-in on request
         await self._load_allowance()
+        remember = early_photo.remember(RESULTS_PHOTO, self.edited_url or self.image_url)
         if self.celebrate:
-            return ScoreState.end_celebration
-        return None
+            return [remember, ScoreState.end_celebration]
+        return remember
 
     @rx.event(background=True)
     async def end_celebration(self):
@@ -356,9 +360,10 @@ class ScoreState(AuthState):
             self.editing, self.edit_prompt = False, ""
             if outcome.remaining != editing.UNLIMITED:
                 self.free_edits_left = outcome.remaining
+        remember = early_photo.remember(RESULTS_PHOTO, media_url(outcome.image_key))
         if outcome.remaining == editing.UNLIMITED:
-            return rx.toast.success(messages.PHOTO_EDITED_SUCCESSFULLY)
-        return rx.toast.success(success_text.format(n=outcome.remaining))
+            return [remember, rx.toast.success(messages.PHOTO_EDITED_SUCCESSFULLY)]
+        return [remember, rx.toast.success(success_text.format(n=outcome.remaining))]
 
     def _apply_edit(self, edited_key: str) -> None:
         """The first edit keeps the original as 'before'; the newest edit is 'after'."""
