@@ -192,7 +192,8 @@ class ScoreState(AuthState):
         async with self:
             self._show_result(result)
             self.analyzing, self.progress = False, 100
-        return rx.redirect("/results")
+        shown = media_url(result.edited_key or result.image_key)
+        return [early_photo.remember(RESULTS_PHOTO, shown), rx.redirect("/results")]
 
     async def _show_progress(self, work: asyncio.Task) -> None:
         wait = get_settings().analysis_wait_seconds

@@ -19,6 +19,7 @@ from tests.e2e.flows import (
     open_page,
     save_scored_photo,
     score_photo,
+    wait_until_ready,
     with_app_database,
 )
 
@@ -80,6 +81,7 @@ def test_my_photos_has_no_early_photo_for_a_visitor(page, app_server):
 def test_results_reloaded_paints_the_tabs_photo_before_the_app_loads(page, app_server, photo):
     base = app_server.base_url
     score_photo(page, base, photo)
+    wait_until_ready(page)
     shown = page.get_by_role("img", name="Your photo").get_attribute("src")
     assert shown.startswith("/media/v/")
 

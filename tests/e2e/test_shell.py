@@ -39,7 +39,7 @@ def test_the_not_found_page_leads_back_home(page):
 
 def test_on_a_phone_the_sidebar_is_a_drawer_that_opens_and_navigates(new_context):
     page = new_context(viewport=(375, 812)).new_page()
-    page.goto("/")
+    open_page(page, "/")
     sidebar_link = page.get_by_role("complementary").get_by_role("link", name=messages.NAV_PRIVACY)
     expect(sidebar_link).to_be_hidden()
 
