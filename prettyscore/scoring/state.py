@@ -228,10 +228,10 @@ class ScoreState(AuthState):
         if self.router.url.query_parameters.get("leaderboard") == "1":
             self.leaderboard_open = True  # the documents' flag: open the opt-in on request
         await self._load_allowance()
-        remember = early_photo.remember(RESULTS_PHOTO, self.edited_url or self.image_url)
+        # The photo was remembered when it was revealed (analyse) or edited.
         if self.celebrate:
-            return [remember, ScoreState.end_celebration]
-        return remember
+            return ScoreState.end_celebration
+        return None
 
     @rx.event(background=True)
     async def end_celebration(self):

@@ -89,14 +89,14 @@ def fill(page_html: str, slot: str, url: str) -> str:
     if found is None:
         return page_html
     shown = re.sub(r'\shidden(="[^"]*")?(?=[\s/>])', "", found.group(0))
-    img = re.compile(r"<img\b").search(page_html, found.end())
-    if img is None:
+    img = page_html.find("<img ", found.end())
+    if img < 0:
         return page_html
-    source = f'<img src="{html.escape(url, quote=True)}"'
+    source = f'<img src="{html.escape(url, quote=True)}" '
     return (
         page_html[: found.start()]
         + shown
-        + page_html[found.end() : img.start()]
+        + page_html[found.end() : img]
         + source
-        + page_html[img.end() :]
+        + page_html[img + len("<img ") :]
     )
