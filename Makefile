@@ -45,8 +45,13 @@ help:
 # --- Set-up -------------------------------------------------------------------------
 
 $(BIN)/python:
-	@$(PYTHON) -c 'import sys; sys.exit(sys.version_info < (3, 11))' 2>/dev/null || { \
-		echo "PrettyScore needs Python >= 3.11 as $(PYTHON) (make PYTHON=/path/to/python3.11 ...)"; \
+	@$(PYTHON) -c 'import sys; sys.exit(not (3, 11) <= sys.version_info[:2] <= (3, 12))' \
+		2>/dev/null || { \
+		echo "PrettyScore needs Python 3.11 or 3.12 as $(PYTHON), found:" \
+			"$$($(PYTHON) --version 2>&1 || echo none)."; \
+		echo "(The photo analysis uses MediaPipe 0.10.21, the last release that ships its" \
+			"models, and its wheels exist only for CPython 3.9-3.12.)"; \
+		echo "Run with another one: make PYTHON=/path/to/python3.12 ..."; \
 		exit 1; }
 	@if ! $(PYTHON) -c 'import ensurepip' 2>/dev/null && command -v apt-get >/dev/null; then \
 		echo "Installing python3-venv (apt-get), needed to create $(VENV)/..."; \
@@ -56,15 +61,21 @@ $(BIN)/python:
 	fi
 	$(PYTHON) -m venv $(VENV) || { rm -rf $(VENV); exit 1; }
 
-$(APP_STAMP): requirements.txt | $(BIN)/python
+# MediaPipe goes in after the rest, without its declared dependencies (see
+# requirements-mediapipe.txt: requirements.txt pins what it really imports).
+INSTALL_MEDIAPIPE = $(BIN)/python -m pip install --quiet --no-deps -r requirements-mediapipe.txt
+
+$(APP_STAMP): requirements.txt requirements-mediapipe.txt | $(BIN)/python
 	@echo "Installing the Python packages of requirements.txt into $(VENV)/..."
 	$(BIN)/python -m pip install --quiet -r requirements.txt
+	$(INSTALL_MEDIAPIPE)
 	touch $@
 
 # requirements-dev.txt includes requirements.txt, so this also satisfies the app stamp.
-$(DEV_STAMP): requirements-dev.txt requirements.txt | $(BIN)/python
+$(DEV_STAMP): requirements-dev.txt requirements.txt requirements-mediapipe.txt | $(BIN)/python
 	@echo "Installing the Python packages of requirements-dev.txt into $(VENV)/..."
 	$(BIN)/python -m pip install --quiet -r requirements-dev.txt
+	$(INSTALL_MEDIAPIPE)
 	touch $@ $(APP_STAMP)
 
 setup: $(APP_STAMP)
