@@ -313,6 +313,13 @@ SEVERAL_FACES = "Please upload a photo with just one face."
 FACE_TOO_BLURRED = "Your photo is too blurry to judge — please upload a sharper photo."
 FACE_TOO_DARK = "Your photo is too dark to judge — please upload a brighter photo."
 FACE_TOO_BRIGHT = "Your photo is too bright to judge — please upload a less exposed photo."
+FACE_TOO_SMALL = (
+    "Your face is too small in this photo to measure — please move closer or crop the photo."
+)
+FACE_NOT_FRONTAL = (
+    "Please face the camera — your head is turned or tilted too far to measure your features."
+)
+FACE_CUT_OFF = "Your whole face needs to be in the photo — please upload an uncropped photo."
 
 # ---------------------------------------------------------------------------
 # Results page components: score circle, breakdown, special tier panels,
@@ -746,6 +753,7 @@ VERIFICATION_REJECT = "Reject"
 # ---------------------------------------------------------------------------
 FEET_PHOTO_UNUSABLE = "We couldn't judge this photo — please upload a clear photo of your feet."
 HANDS_PHOTO_UNUSABLE = "We couldn't judge this photo — please upload a clear photo of your hands."
+NO_HAND_FOUND = "No hand found — please upload a clear photo of your hand, fingers spread."
 PET_PHOTO_UNUSABLE = "We couldn't judge this photo — please upload a clear photo of your pet."
 
 # ---------------------------------------------------------------------------

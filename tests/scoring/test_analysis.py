@@ -9,7 +9,7 @@ from prettyscore.core.errors import ValidationFailed
 from prettyscore.core.settings import get_settings
 from prettyscore.scoring.analysis import analyse_face
 from prettyscore.scoring.engines import engine_named, get_face_engine
-from prettyscore.scoring.engines.face import HaarFaceEngine
+from prettyscore.scoring.engines.face_mesh import FaceMeshEngine
 from prettyscore.scoring.engines.simulated import SimulatedFaceEngine
 from tests.scoring import photos
 
@@ -31,7 +31,7 @@ def scoring_engine(monkeypatch):
 
 def test_the_default_engine_really_analyses_the_photo(scoring_engine):
     scoring_engine(None)
-    assert isinstance(get_face_engine(), HaarFaceEngine)
+    assert isinstance(get_face_engine(), FaceMeshEngine)
     with pytest.raises(ValidationFailed) as refused:
         analyse_face(photos.coffee())
     assert refused.value.message == messages.NO_FACE_FOUND

@@ -1,8 +1,8 @@
 """Face-scoring engines, chosen by name in settings (``SCORING_ENGINE``).
 
-``analysis`` (the default) really looks at the photo; ``simulated`` is the documents'
-random score. Engines are imported on first use, so choosing ``simulated`` never loads
-OpenCV's cascades.
+``analysis`` (the default) really looks at the photo (MediaPipe's face and hand models);
+``simulated`` is the documents' random score. Engines are imported on first use, so
+choosing ``simulated`` never loads the models.
 """
 
 from __future__ import annotations
@@ -19,9 +19,9 @@ ENGINE_NAMES = ("analysis", "simulated")
 def engine_named(name: str) -> FaceScoringEngine:
     """The engine called ``name`` (one shared instance per process)."""
     if name == "analysis":
-        from prettyscore.scoring.engines.face import HaarFaceEngine
+        from prettyscore.scoring.engines.face_mesh import FaceMeshEngine
 
-        return HaarFaceEngine()
+        return FaceMeshEngine()
     if name == "simulated":
         from prettyscore.scoring.engines.simulated import SimulatedFaceEngine
 

@@ -25,6 +25,40 @@ def one_decimal(value: float, low: float, high: float) -> float:
 
 
 @dataclass(frozen=True)
+class MeasureNote:
+    """One measure behind the score, as the "How we got your score" panel shows it.
+
+    ``part`` is the breakdown key it counts towards; ``value`` and ``ideal`` (low, high)
+    are in the measure's own unit, rounded as shown; ``text`` is the plain sentence
+    ("Eye spacing: 0.46 of face width, ideal 0.42–0.48").
+    """
+
+    key: str
+    name: str
+    part: str
+    value: float
+    ideal: tuple[float, float]
+    text: str
+
+    @property
+    def in_ideal_range(self) -> bool:
+        return self.ideal[0] <= self.value <= self.ideal[1]
+
+
+@dataclass(frozen=True)
+class OverlayLine:
+    """A line the analysis measured along, in the analysed image's pixels.
+
+    ``part`` is the breakdown key it belongs to (the panel colours lines by it);
+    ``closed`` joins the last point back to the first (an outline).
+    """
+
+    part: str
+    points: tuple[tuple[float, float], ...]
+    closed: bool = False
+
+
+@dataclass(frozen=True)
 class FaceAnalysis:
     """One photo's result.
 
@@ -32,7 +66,10 @@ class FaceAnalysis:
     ``BREAKDOWN_KEYS``, each 0–10 with one decimal; ``face_box`` is (x, y, w, h) in the
     pixels of the image that was analysed, or None for an engine that does not look.
     ``measures`` keeps the raw figures behind the breakdown, for debugging and
-    calibration only: never show them to users.
+    calibration only: never show them to users. What users see of the analysis is
+    ``notes`` (each measure against its ideal range) and ``overlay`` (the lines it
+    measured along), drawn on the part of the photo in ``view_box`` (x, y, w, h: the
+    face with a margin); an engine that does not look leaves them empty.
     """
 
     score: float
@@ -40,6 +77,9 @@ class FaceAnalysis:
     face_box: tuple[int, int, int, int] | None = None
     engine: str = ""
     measures: dict[str, float] = field(default_factory=dict)
+    notes: tuple[MeasureNote, ...] = ()
+    overlay: tuple[OverlayLine, ...] = ()
+    view_box: tuple[int, int, int, int] | None = None
 
     def __post_init__(self) -> None:
         if not MIN_SCORE <= self.score <= MAX_SCORE:

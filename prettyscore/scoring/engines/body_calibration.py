@@ -27,7 +27,6 @@ from prettyscore.scoring import kinds
 from prettyscore.scoring.engines import body_measures as bm
 from prettyscore.scoring.engines.base import one_decimal
 from prettyscore.scoring.engines.body_pet import find_cat_face
-from prettyscore.scoring.engines.calibration import logistic
 
 SCORE_FLOOR = 3.0
 SCORE_RANGE = 7.0
@@ -58,6 +57,11 @@ WEIGHTS = {
         "overallCuteness": 0.3,
     },
 }
+
+
+def logistic(x: float) -> float:
+    """The smooth 0–1 step every body measure's quality follows (no threshold)."""
+    return 1.0 / (1.0 + math.exp(-x))
 
 
 @dataclass(frozen=True)

@@ -1,0 +1,318 @@
+"""Finding the one face in a photo and its 478 landmarks (MediaPipe, offline).
+
+Two models, as MediaPipe's own pipeline does, but in two steps we control:
+
+1. **Where are the faces?** The full-range face detector looks at a copy of the photo
+   whose long side is at most ``DETECT_LONG_SIDE``: it finds faces from a selfie's to a
+   full-length photo's (a 150-pixel face in a 2000-pixel photo). When it finds none in
+   a large photo, it looks again in overlapping tiles, where a smaller face is big
+   enough for it. Its boxes decide how many faces there are: a second face at least
+   ``SECOND_FACE_MIN_RELATIVE_WIDTH`` of the main one's width is a second person.
+2. **Its landmarks.** The main face is cut from the full-resolution photo with a margin
+   and resized to ``MESH_CROP_SIDE`` pixels, so the mesh sees every face, large or
+   small, at the same comfortable size, and its 478 points (x, y and a depth z on the
+   same scale) are mapped back to the photo's pixels.
+
+Neither step depends on the face's brightness in absolute terms: both models were
+trained on faces of every skin tone and lighting, and nothing here thresholds a grey
+level. Faces the detector is sure of but the mesh cannot follow are heads turned to a
+profile; faces it is unsure of and the mesh cannot follow are not faces.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import cv2
+import numpy as np
+
+from prettyscore.core import messages
+from prettyscore.core.errors import ValidationFailed
+from prettyscore.scoring.engines import face_mesh_points as points
+from prettyscore.scoring.engines import mediapipe_models
+
+# The detector looks at a copy with this long side (it works at 192 pixels inside).
+DETECT_LONG_SIDE = 1024
+# A detection counts as a face from this confidence on (real faces: 0.75–0.97).
+FACE_MIN_SCORE = 0.5
+# The short-range detector, meant for faces filling the photo, now and then takes a
+# large round thing for a face at low confidence: its faces count from this one.
+SHORT_RANGE_MIN_SCORE = 0.65
+# Above this confidence a face the mesh cannot follow is a turned head, not a mistake.
+SURE_FACE_SCORE = 0.75
+# When nothing was found, photos at least this large are searched again in tiles of a
+# copy of that size (each TILE_SIDE pixels, as the detector sees it at 192).
+TILE_SEARCH_LONG_SIDES = (1024, 2048)
+TILE_SIDE = 512
+# The mesh's own look at a whole photo counts only for a face filling this much of it.
+WHOLE_MESH_MIN_SHARE = 0.35
+# A second face counts when it is at least this wide relative to the main one.
+SECOND_FACE_MIN_RELATIVE_WIDTH = 0.3
+# The mesh looks at the main face cut with a margin (crop side / detected box side)
+# and resized to MESH_CROP_SIDE pixels square. On a soft or unusual face its own
+# detector may not fire at the first framing: the next margins are tried in turn.
+MESH_CROP_MARGINS = (2.0, 1.5, 2.6)
+MESH_CROP_SIDE = 384
+
+
+@dataclass(frozen=True)
+class Detection:
+    """A face the detector found: its box (x, y, w, h) in photo pixels and confidence."""
+
+    x: float
+    y: float
+    w: float
+    h: float
+    score: float
+
+    @property
+    def centre(self) -> tuple[float, float]:
+        return self.x + self.w / 2, self.y + self.h / 2
+
+    def overlap_share(self, other: Detection) -> float:
+        """The share of this box's area that ``other`` covers."""
+        dx = min(self.x + self.w, other.x + other.w) - max(self.x, other.x)
+        dy = min(self.y + self.h, other.y + other.h) - max(self.y, other.y)
+        if dx <= 0 or dy <= 0:
+            return 0.0
+        return dx * dy / (self.w * self.h)
+
+
+@dataclass(frozen=True)
+class FaceLandmarks:
+    """The one face: its detection and its 478 landmarks.
+
+    ``points`` is a float64 array (478, 3): x and y in the photo's pixels, z the depth
+    (smaller is nearer the camera) in the same unit, so the points form a true 3-D shape.
+    """
+
+    detection: Detection
+    points: np.ndarray
+
+
+def locate_face(image: np.ndarray) -> FaceLandmarks:
+    """The landmarks of the one face in ``image`` (uint8, RGB or grey); refuses a photo
+    without one.
+
+    Raises ``ValidationFailed`` with the user's text: no face, several faces, or a face
+    turned too far for the mesh to follow.
+    """
+    main = main_face(find_faces(image))
+    found = None
+    for margin in MESH_CROP_MARGINS:
+        found = mesh_points(image, main, margin)
+        if found is not None:
+            break
+    if found is None:
+        turned = main.score >= SURE_FACE_SCORE
+        raise ValidationFailed(messages.FACE_NOT_FRONTAL if turned else messages.NO_FACE_FOUND)
+    return FaceLandmarks(main, found)
+
+
+def main_face(faces: list[Detection]) -> Detection:
+    """The largest face; refuses none, or a second face of real size beside it."""
+    if not faces:
+        raise ValidationFailed(messages.NO_FACE_FOUND)
+    ordered = sorted(faces, key=lambda face: (-face.w, face.y, face.x))
+    main = ordered[0]
+    for other in ordered[1:]:
+        if other.w < SECOND_FACE_MIN_RELATIVE_WIDTH * main.w:
+            break
+        if other.overlap_share(main) < 0.3 and main.overlap_share(other) < 0.3:
+            raise ValidationFailed(messages.SEVERAL_FACES)
+    return main
+
+
+def find_faces(image: np.ndarray) -> list[Detection]:
+    """Every face the detectors are confident of, in photo pixels.
+
+    Both detectors look: the full-range one finds small and distant faces, the
+    short-range one faces that fill the photo (a tight crop, a soft selfie), which the
+    first can miss. When neither finds one, a large photo is searched in overlapping
+    tiles of ``TILE_SIDE`` pixels, first of the detection copy, then of a copy twice as
+    large, where a face of 2–4% of the photo's side is big enough for the detector.
+    Last, for a photo the face fills, the mesh itself looks at the whole of it: a face
+    so tightly framed or soft that no detector box fits it.
+    """
+    small, factor = shrunk(image, DETECT_LONG_SIDE)
+    faces = merged(detect(small, FULL_RANGE) + detect(small, SHORT_RANGE, SHORT_RANGE_MIN_SCORE))
+    for long_side in TILE_SEARCH_LONG_SIDES:
+        if faces or max(image.shape[:2]) < long_side:
+            break
+        tiled, tiled_factor = shrunk(image, long_side)
+        faces = [scaled(face, factor / tiled_factor) for face in merged(detect_in_tiles(tiled))]
+    if not faces:
+        faces = meshed_whole(small)
+    return [scaled(face, 1.0 / factor) for face in faces]
+
+
+def shrunk(image: np.ndarray, long_side: int) -> tuple[np.ndarray, float]:
+    """A copy whose long side is at most ``long_side`` (area averaging), and its scale."""
+    factor = min(1.0, long_side / max(image.shape[:2]))
+    if factor >= 1.0:
+        return image, 1.0
+    size = (max(1, round(image.shape[1] * factor)), max(1, round(image.shape[0] * factor)))
+    return cv2.resize(image, size, interpolation=cv2.INTER_AREA), factor
+
+
+FULL_RANGE = mediapipe_models.FULL_RANGE_FACE_DETECTOR
+SHORT_RANGE = mediapipe_models.SHORT_RANGE_FACE_DETECTOR
+
+
+def detect(
+    image: np.ndarray, detector: mediapipe_models.PerThread, min_score: float = FACE_MIN_SCORE
+) -> list[Detection]:
+    """One detector's faces in ``image`` from ``min_score`` on, in its pixels."""
+    result = detector.get().process(model_input(image))
+    height, width = image.shape[:2]
+    faces = []
+    for found in result.detections or ():
+        score = float(found.score[0])
+        box = found.location_data.relative_bounding_box
+        if score >= min_score and box.width > 0 and box.height > 0:
+            faces.append(
+                Detection(
+                    box.xmin * width,
+                    box.ymin * height,
+                    box.width * width,
+                    box.height * height,
+                    score,
+                )
+            )
+    return faces
+
+
+def detect_in_tiles(image: np.ndarray) -> list[Detection]:
+    """Faces found in overlapping tiles of ``TILE_SIDE`` pixels (a quarter overlap)."""
+    faces = []
+    for top in tile_starts(image.shape[0]):
+        for left in tile_starts(image.shape[1]):
+            tile = image[top : top + TILE_SIDE, left : left + TILE_SIDE]
+            for face in detect(tile, FULL_RANGE):
+                faces.append(Detection(face.x + left, face.y + top, face.w, face.h, face.score))
+    return faces
+
+
+def tile_starts(length: int) -> list[int]:
+    """Where tiles of ``TILE_SIDE`` start along ``length`` pixels, a quarter overlapping,
+    the last one flush with the end."""
+    if length <= TILE_SIDE:
+        return [0]
+    stride = TILE_SIDE * 3 // 4
+    starts = list(range(0, length - TILE_SIDE, stride))
+    return starts + [length - TILE_SIDE]
+
+
+def merged(faces: list[Detection]) -> list[Detection]:
+    """One detection per face when overlapping tiles found the same face more than once."""
+    kept: list[Detection] = []
+    for face in sorted(faces, key=lambda f: (-f.score, f.y, f.x)):
+        if all(face.overlap_share(other) < 0.3 for other in kept):
+            kept.append(face)
+    return kept
+
+
+def meshed_whole(image: np.ndarray) -> list[Detection]:
+    """The box of the face the mesh finds in the whole photo, if it fills the photo
+    (at least ``WHOLE_MESH_MIN_SHARE`` of its short side): not a sure face."""
+    result = mediapipe_models.FACE_MESH.get().process(model_input(image))
+    if not result.multi_face_landmarks:
+        return []
+    height, width = image.shape[:2]
+    xy = np.array([(p.x * width, p.y * height) for p in result.multi_face_landmarks[0].landmark])
+    (x0, y0), (x1, y1) = xy.min(axis=0), xy.max(axis=0)
+    side = max(x1 - x0, y1 - y0)
+    if side < WHOLE_MESH_MIN_SHARE * min(height, width):
+        return []
+    return [Detection(x0, y0, side, side, FACE_MIN_SCORE)]
+
+
+def model_input(image: np.ndarray) -> np.ndarray:
+    """``image`` as the contiguous three-channel array the models take.
+
+    The analysis hands over grey photos (luminance only): they are made three-channel
+    here, on the small copies and crops the models see, never at the photo's full size.
+    """
+    if image.ndim == 2:
+        image = np.dstack([image] * 3)
+    return np.ascontiguousarray(image)
+
+
+def scaled(face: Detection, factor: float) -> Detection:
+    return Detection(face.x * factor, face.y * factor, face.w * factor, face.h * factor, face.score)
+
+
+def mesh_points(image: np.ndarray, face: Detection, margin: float) -> np.ndarray | None:
+    """The 478 landmarks of ``face`` in photo pixels, or None when the mesh finds none.
+
+    The face is cut with ``margin`` from the full-resolution photo (area averaging when
+    shrinking, so a 12-megapixel photo gives the crop a small one does) and meshed at
+    ``MESH_CROP_SIDE`` pixels. A mesh whose nose lies outside the detected box is of
+    another face, or of none: it is not this face's.
+    """
+    side = max(8, round(margin * max(face.w, face.h)))
+    centre_x, centre_y = face.centre
+    left, top = round(centre_x - side / 2), round(centre_y - side / 2)
+    found = mirror_averaged_mesh(cut_square(image, left, top, side))
+    if found is None:
+        return None
+    found *= side
+    found[:, 0] += left
+    found[:, 1] += top
+    nose_x, nose_y = found[points.NOSE_TIP, :2]
+    inside = face.x <= nose_x <= face.x + face.w and face.y <= nose_y <= face.y + face.h
+    return found if inside else None
+
+
+def mirror_averaged_mesh(crop: np.ndarray) -> np.ndarray | None:
+    """The mesh of ``crop`` (in crop widths), averaged with the mesh of its mirror image.
+
+    The mesh's model is not exactly mirror-symmetric: a selfie and its mirrored copy
+    would get slightly different landmarks, and so different symmetry figures. Meshing
+    both and averaging (the mirror's points flipped back, each landmark with its mirror
+    partner) makes a photo and its mirror image measure exactly alike, and halves the
+    landmarks' jitter. When only one of the two finds the face, it is used alone.
+    """
+    meshes = []
+    for mirrored in (False, True):
+        view = crop[:, ::-1] if mirrored else crop
+        result = mediapipe_models.FACE_MESH.get().process(model_input(view))
+        if result.multi_face_landmarks:
+            mesh = np.array(
+                [(p.x, p.y, p.z) for p in result.multi_face_landmarks[0].landmark],
+                dtype=np.float64,
+            )
+            meshes.append(unmirrored(mesh) if mirrored else mesh)
+    return np.mean(meshes, axis=0) if meshes else None
+
+
+def unmirrored(mesh: np.ndarray) -> np.ndarray:
+    """The landmarks of a mirrored crop as landmarks of the crop itself (crop widths)."""
+    flipped = mesh[list(points.MIRROR_INDEX)]
+    flipped[:, 0] = 1.0 - flipped[:, 0]
+    return flipped
+
+
+def cut_square(image: np.ndarray, left: int, top: int, side: int) -> np.ndarray:
+    """The square (left, top, side) of ``image``, resized to ``MESH_CROP_SIDE`` pixels.
+
+    Parts outside the photo are filled with the nearest edge pixels, which keeps a face
+    at the photo's border looking like a face to the mesh.
+    """
+    height, width = image.shape[:2]
+    right, bottom = left + side, top + side
+    inside = image[max(0, top) : min(height, bottom), max(0, left) : min(width, right)]
+    padded = cv2.copyMakeBorder(
+        inside,
+        max(0, -top),
+        max(0, bottom - height),
+        max(0, -left),
+        max(0, right - width),
+        cv2.BORDER_REPLICATE,
+    )
+    shrinking = side > MESH_CROP_SIDE
+    return cv2.resize(
+        padded,
+        (MESH_CROP_SIDE, MESH_CROP_SIDE),
+        interpolation=cv2.INTER_AREA if shrinking else cv2.INTER_LINEAR,
+    )

@@ -1,0 +1,277 @@
+"""The face's pixels, looked at in its own frame: exposure, sharpness and skin texture.
+
+The face is resampled into its own frame (``face_geometry.FaceFrame``: levelled, turned
+to face the camera as a plane, ``CANON_WIDTH`` pixels from cheekbone to cheekbone), as
+luminance only. Everything here is measured on that one image, so:
+
+- the photo's resolution never enters a figure: a 12-megapixel photo and a 640-pixel
+  copy give the same image (a face smaller than ``CANON_WIDTH`` is enlarged, and its
+  missing detail shows as softness, which is what it is);
+- hue never enters a figure, and every figure is relative to the skin's own
+  brightness or the face's own contrast, never to an absolute grey level: darker and
+  lighter skin, and darker and brighter photos, are measured alike;
+- the regions come from the mesh: skin patches are the cheeks and forehead inside the
+  face's outline, away from the eyes, brows, nose and lips.
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass
+
+import cv2
+import numpy as np
+
+from prettyscore.scoring.engines import face_mesh_points as fp
+from prettyscore.scoring.engines.face_geometry import FaceFrame
+
+# The face's width in the canonical image, in pixels, and the part of its frame the
+# image covers (face widths from the mirror axis, and from the eye line downwards).
+CANON_WIDTH = 128
+CANON_X = (-0.62, 0.62)
+CANON_Y = (-0.62, 0.98)
+
+# Skin texture is the detail between these two scales (Gaussian sigmas in canonical
+# pixels: about 0.8% and 3% of the face's width): spots, blemishes and uneven tone;
+# broad shading and the finest grain (pores, sensor noise, JPEG) are left out.
+TEXTURE_FINE_SIGMA = 1.0
+TEXTURE_BROAD_SIGMA = 4.0
+# The skin's own brightness around each point (sigma in canonical pixels).
+LOCAL_LEVEL_SIGMA = 8.0
+# A patch smaller than this (canonical pixels: hair over the forehead, a turned cheek)
+# is left out.
+MIN_PATCH_PIXELS = 60
+
+# Sharpness: the features' edges are compared with a copy blurred by this sigma.
+SHARPNESS_REFERENCE_SIGMA = 1.0
+
+
+@dataclass(frozen=True)
+class CanonicalFace:
+    """The face's luminance in its own frame, and the mesh's landmarks on it.
+
+    ``pixels`` is float32 (0–255); ``points`` the 478 landmarks in its pixel coordinates;
+    ``from_photo`` the affine map (2×3) from photo pixels to its pixels.
+    """
+
+    pixels: np.ndarray
+    points: np.ndarray
+    from_photo: np.ndarray
+
+    def to_photo(self, xy: np.ndarray) -> np.ndarray:
+        """Points (N, 2) of the canonical image in photo pixels."""
+        back = cv2.invertAffineTransform(self.from_photo)
+        return np.hstack([xy, np.ones((len(xy), 1))]) @ back.T
+
+    @property
+    def shape(self) -> tuple[int, int]:
+        return self.pixels.shape[:2]
+
+    def polygon_mask(self, indices, dilate: float = 0.0, hull: bool = False) -> np.ndarray:
+        """A 0/1 mask of the polygon through the given landmarks, in order (or of their
+        convex hull), grown by ``dilate`` face widths when positive."""
+        mask = np.zeros(self.shape, np.uint8)
+        outline = np.round(self.points[list(indices), :2] * 16).astype(np.int32)
+        if hull:
+            outline = cv2.convexHull(outline)
+        cv2.fillPoly(mask, [outline], 1, lineType=cv2.LINE_8, shift=4)
+        grow = round(dilate * CANON_WIDTH)
+        if grow > 0:
+            kernel = cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (2 * grow + 1, 2 * grow + 1))
+            mask = cv2.dilate(mask, kernel)
+        return mask
+
+
+def canonical_face(image: np.ndarray, points: np.ndarray, frame: FaceFrame) -> CanonicalFace:
+    """Resample the face into its frame, as luminance (see the module's docstring)."""
+    gray = luminance(image)
+    region, offset, factor = shrunk_region(gray, points, frame.width)
+    width = round((CANON_X[1] - CANON_X[0]) * CANON_WIDTH)
+    height = round((CANON_Y[1] - CANON_Y[0]) * CANON_WIDTH)
+    # Canonical pixel (u, v) is the frontal point (CANON_X[0] + u / W, CANON_Y[0] + v / W).
+    corners = np.array(
+        [[CANON_X[0], CANON_Y[0]], [CANON_X[1], CANON_Y[0]], [CANON_X[0], CANON_Y[1]]]
+    )
+    source = (frame.to_photo(corners) - offset) * factor
+    target = np.array([[0.0, 0.0], [width, 0.0], [0.0, height]])
+    transform = cv2.getAffineTransform(source.astype(np.float32), target.astype(np.float32))
+    pixels = cv2.warpAffine(
+        region.astype(np.float32),
+        transform,
+        (width, height),
+        flags=cv2.INTER_CUBIC,
+        borderMode=cv2.BORDER_REPLICATE,
+    )
+    from_photo = np.hstack(
+        [transform[:, :2] * factor, (transform[:, 2] - transform[:, :2] @ offset * factor)[:, None]]
+    )
+    mapped = np.hstack([points[:, :2], np.ones((len(points), 1))]) @ from_photo.T
+    return CanonicalFace(np.clip(pixels, 0.0, 255.0), mapped, from_photo)
+
+
+def luminance(image: np.ndarray) -> np.ndarray:
+    """The photo's luma (Rec. 601, as JPEG stores it): hue and saturation left out."""
+    if image.ndim == 2:
+        return image
+    return cv2.cvtColor(np.ascontiguousarray(image[:, :, :3]), cv2.COLOR_RGB2GRAY)
+
+
+def shrunk_region(
+    gray: np.ndarray, points: np.ndarray, face_width: float
+) -> tuple[np.ndarray, np.ndarray, float]:
+    """The part of the photo around the face, area-averaged down so that the face is
+    about ``CANON_WIDTH`` wide (never enlarged); its offset and scale in the photo."""
+    xy = points[:, :2]
+    margin = 0.5 * face_width
+    height, width = gray.shape
+    x0 = max(0, math.floor(xy[:, 0].min() - margin))
+    y0 = max(0, math.floor(xy[:, 1].min() - margin))
+    x1 = min(width, math.ceil(xy[:, 0].max() + margin))
+    y1 = min(height, math.ceil(xy[:, 1].max() + margin))
+    region = gray[y0:y1, x0:x1]
+    factor = min(1.0, CANON_WIDTH / max(face_width, 1.0))
+    if factor < 1.0:
+        size = (max(1, round(region.shape[1] * factor)), max(1, round(region.shape[0] * factor)))
+        factor_x, factor_y = size[0] / region.shape[1], size[1] / region.shape[0]
+        region = cv2.resize(region, size, interpolation=cv2.INTER_AREA)
+        factor = (factor_x + factor_y) / 2
+    return region, np.array([x0, y0], dtype=np.float64), factor
+
+
+# ---------------------------------------------------------------------------
+# Regions
+# ---------------------------------------------------------------------------
+def face_mask(face: CanonicalFace) -> np.ndarray:
+    """The inside of the face's outline."""
+    return face.polygon_mask(fp.FACE_OVAL)
+
+
+def features_mask(face: CanonicalFace) -> np.ndarray:
+    """Eyes, brows, nose and lips, each with a small margin: not skin."""
+    mask = np.zeros(face.shape, np.uint8)
+    for feature, grow in (
+        (fp.RIGHT_EYE, 0.04),
+        (fp.LEFT_EYE, 0.04),
+        (fp.RIGHT_BROW + fp.RIGHT_BROW_LOWER, 0.03),
+        (fp.LEFT_BROW + fp.LEFT_BROW_LOWER, 0.03),
+        (fp.LIPS_OUTER, 0.04),
+        (fp.NOSE, 0.02),
+    ):
+        mask |= face.polygon_mask(feature, grow, hull=True)
+    return mask
+
+
+def skin_patches(face: CanonicalFace) -> dict[str, np.ndarray]:
+    """Masks of the two cheeks and the forehead: skin only, inside the outline.
+
+    Each patch is a band placed from the landmarks, then cut to the face's outline
+    minus the features. Cheeks: from under the lower lids to the nose tip's height,
+    between the nose's wing and the eye's outer corner: high enough to leave out the
+    lines a smile draws from the nose to the mouth. Forehead: from above the brows to
+    the top of the mesh, across the middle of the face.
+    """
+    p = face.points
+    skin = face_mask(face) & (1 - features_mask(face))
+    w = CANON_WIDTH
+    cheek_top = max(p[fp.RIGHT_EYE_BOTTOM, 1], p[fp.LEFT_EYE_BOTTOM, 1]) + 0.05 * w
+    cheek_bottom = p[fp.NOSE_TIP, 1]
+    right_wing, left_wing = p[fp.NOSE_WINGS[0], 0], p[fp.NOSE_WINGS[1], 0]
+    brow_top = min(p[list(fp.RIGHT_BROW + fp.LEFT_BROW), 1]) - 0.03 * w
+    forehead_top = p[fp.FOREHEAD_TOP, 1] + 0.04 * w
+    axis = (p[fp.NASION, 0] + p[fp.SUBNASALE, 0]) / 2
+    bands = {
+        "right_cheek": (p[fp.RIGHT_EYE_OUTER, 0], right_wing - 0.04 * w, cheek_top, cheek_bottom),
+        "left_cheek": (left_wing + 0.04 * w, p[fp.LEFT_EYE_OUTER, 0], cheek_top, cheek_bottom),
+        "forehead": (axis - 0.3 * w, axis + 0.3 * w, forehead_top, brow_top),
+    }
+    patches = {}
+    for name, (x0, x1, y0, y1) in bands.items():
+        band = np.zeros(face.shape, np.uint8)
+        band[max(0, round(y0)) : max(0, round(y1)), max(0, round(x0)) : max(0, round(x1))] = 1
+        patches[name] = band & skin
+    return patches
+
+
+# ---------------------------------------------------------------------------
+# Measures
+# ---------------------------------------------------------------------------
+@dataclass(frozen=True)
+class Exposure:
+    """How the face's light is spread: shares of crushed blacks and clipped whites, its
+    contrast (5th to 95th percentile) and its middle level, all inside the outline."""
+
+    dark_clipped: float
+    bright_clipped: float
+    contrast: float
+    median: float
+
+
+def exposure(face: CanonicalFace) -> Exposure:
+    values = face.pixels[face_mask(face) > 0]
+    if values.size == 0:
+        return Exposure(0.0, 0.0, 0.0, 0.0)
+    low, median, high = np.percentile(values, (5, 50, 95))
+    return Exposure(
+        dark_clipped=float(np.mean(values <= 4.0)),
+        bright_clipped=float(np.mean(values >= 251.0)),
+        contrast=float(high - low),
+        median=float(median),
+    )
+
+
+def blur_sigma(face: CanonicalFace) -> float:
+    """How soft the features' edges are: the blur's sigma in canonical pixels.
+
+    Around eyes, brows, nostrils and lips, the gradient's energy is compared with that of
+    a copy blurred by a known sigma s: for edges blurred by sigma b the ratio is
+    sqrt(b² + s²) / b, whatever their contrast, so b follows. A sharp photo gives
+    about 0.5–0.9; a 25-pixel face enlarged gives 3 and more.
+    """
+    mask = features_mask(face) > 0
+    if not mask.any():
+        return math.inf
+    pixels = face.pixels
+    reference = cv2.GaussianBlur(pixels, (0, 0), SHARPNESS_REFERENCE_SIGMA)
+    energy = gradient_energy(pixels)[mask].mean()
+    blurred_energy = gradient_energy(reference)[mask].mean()
+    if blurred_energy <= 0.0:
+        return math.inf
+    ratio_squared = energy / blurred_energy
+    if ratio_squared <= 1.0:
+        return math.inf
+    return SHARPNESS_REFERENCE_SIGMA / math.sqrt(ratio_squared - 1.0)
+
+
+def gradient_energy(pixels: np.ndarray) -> np.ndarray:
+    gx = cv2.Sobel(pixels, cv2.CV_32F, 1, 0, ksize=3)
+    gy = cv2.Sobel(pixels, cv2.CV_32F, 0, 1, ksize=3)
+    return np.sqrt(gx * gx + gy * gy)
+
+
+def skin_texture(face: CanonicalFace) -> dict[str, float]:
+    """Unevenness of the skin in each patch, relative to the skin's own brightness.
+
+    The band-pass detail (see ``TEXTURE_*_SIGMA``) divided by the local level is a
+    Weber contrast: it stays the same when the skin, or the whole photo, is darker or
+    brighter. Each patch gives its robust spread (1.4826 × the median absolute
+    deviation): spots and blotches spread over the patch count fully, while a crease or
+    two that a smile draws under the eyes, a small share of its pixels, weigh little.
+    Figures are in percent of the skin's brightness; the caller takes the median over
+    the patches, so hair over the forehead or a shadow on one cheek does not decide.
+    """
+    pixels = face.pixels + 1.0
+    fine = cv2.GaussianBlur(pixels, (0, 0), TEXTURE_FINE_SIGMA)
+    broad = cv2.GaussianBlur(pixels, (0, 0), TEXTURE_BROAD_SIGMA)
+    level = cv2.GaussianBlur(pixels, (0, 0), LOCAL_LEVEL_SIGMA)
+    relative = 100.0 * (fine - broad) / level
+    figures = {}
+    for name, patch in skin_patches(face).items():
+        values = relative[patch > 0]
+        if values.size >= MIN_PATCH_PIXELS:
+            figures[name] = robust_spread(values)
+    return figures
+
+
+def robust_spread(values: np.ndarray) -> float:
+    """The standard deviation the values would have without their outliers (MAD-based)."""
+    return 1.4826 * float(np.median(np.abs(values - np.median(values))))
