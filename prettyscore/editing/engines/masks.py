@@ -1,18 +1,26 @@
 """Where the person is: the face box and soft masks for the subject, hair, outfit and face.
 
+The masks come from the MediaPipe models bundled in the ``mediapipe`` wheel
+(``scoring.engines.mediapipe_models``): they work offline, and a model trained on people
+follows hair, shoulders and hands where a colour model such as GrabCut (used before)
+lost them against a background of similar colour (a dark suit before dark curtains, an
+orange suit before a red flag) and cut the head or kept a corner of the room.
+
 Everything is worked out on a small copy (long side ``WORK_LONG_SIDE``), so the cost
 hardly depends on the photo's resolution, then enlarged and feathered on demand:
 
-- the face box comes from the scoring engine's Haar detector (the largest face when
-  there are several; a centred box when there is none);
-- the subject (foreground) is OpenCV's GrabCut, seeded by that box: the face's centre and
-  the chest below it are certainly the subject, the hair above, the face box and a
-  shoulders-wide body region below are probably the subject, the top and side borders
-  are certainly background and the rest probably is. The RNG is seeded, so the same
-  photo always gives the same mask;
-- hair is a band from above the face box down to its top third, widened to the temples,
-  within the subject, minus the oval of the face;
-- the outfit is the subject below the chin; the face is the oval inside the face box.
+- the face box is the largest face MediaPipe's full-range detector finds (the
+  short-range one for a face that fills the frame); a centred guess when there is none;
+- Face Mesh, run on a square crop around that face so that it describes that face even
+  in a group photo, gives its outline (``FACE_OVAL``) and the skin's colour;
+- the subject is the selfie segmentation's soft mask, its edges drawn onto the photo's
+  own edges (a guided filter), keeping only the person who holds the face, holes filled;
+  a photo where it finds no one gets a head-and-shoulders shape around the face guess;
+- hair is the subject around and above the head, outside the face's outline and not
+  skin-coloured (forehead, ears); the outfit is the subject below the jaw that is not
+  skin (neck, hands); the face is the outline itself.
+
+Same pixels, same masks: the models run in still-image mode and nothing here is random.
 """
 
 from __future__ import annotations
@@ -23,14 +31,30 @@ from dataclasses import dataclass
 import cv2
 import numpy as np
 
-from prettyscore.core.errors import ValidationFailed
-from prettyscore.scoring.engines import face as face_engine
+from prettyscore.scoring.engines.mediapipe_models import (
+    FACE_MESH,
+    FULL_RANGE_FACE_DETECTOR,
+    SELFIE_SEGMENTATION,
+    SHORT_RANGE_FACE_DETECTOR,
+)
 
 WORK_LONG_SIDE = 512
-# GrabCut's cost grows with its pixels: it runs on a still smaller copy.
-GRABCUT_LONG_SIDE = 384
-GRABCUT_ITERATIONS = 3
-GRABCUT_SEED = 20261121
+# A detection is a face from this confidence (the detectors report down to 0.2).
+MIN_FACE_SCORE = 0.5
+# Face Mesh sees a square crop this many face-box sides wide, at most this many pixels.
+MESH_CROP_RATIO = 2.0
+MESH_CROP_SIDE = 256
+# Face Mesh's ``FACEMESH_FACE_OVAL`` edges walked in order, from the top of the forehead
+# round the right cheek, the chin (152) and back up the left cheek.
+FACE_OVAL = (
+    *(10, 338, 297, 332, 284, 251, 389, 356, 454, 323, 361, 288),
+    *(397, 365, 379, 378, 400, 377, 152, 148, 176, 149, 150, 136),
+    *(172, 58, 132, 93, 234, 127, 162, 21, 54, 103, 67, 109),
+)
+CHIN = 152
+CHEEK_SIDES = (234, 454)
+# The selfie segmentation's share of the photo below which it has found no one.
+MIN_SUBJECT_SHARE = 0.01
 
 
 @dataclass(frozen=True)
@@ -47,27 +71,50 @@ class FaceBox:
     def centre_x(self) -> float:
         return self.x + self.w / 2
 
+    @property
+    def centre_y(self) -> float:
+        return self.y + self.h / 2
+
+    def holds(self, x: float, y: float) -> bool:
+        return self.x <= x <= self.x + self.w and self.y <= y <= self.y + self.h
+
 
 def work_copy(image: np.ndarray, long_side: int = WORK_LONG_SIDE) -> tuple[np.ndarray, float]:
     """A copy with long side at most ``long_side``, and the factor it was scaled by."""
     factor = min(1.0, long_side / max(image.shape[:2]))
     if factor >= 1.0:
-        return image, 1.0
+        return np.ascontiguousarray(image), 1.0
     size = (max(1, round(image.shape[1] * factor)), max(1, round(image.shape[0] * factor)))
     return cv2.resize(image, size, interpolation=cv2.INTER_AREA), factor
 
 
-def detect_face(small: np.ndarray) -> FaceBox:
-    """The main face in ``small`` (RGB), or a centred guess when none is found."""
-    gray = face_engine.to_gray(small)
-    try:
-        box = face_engine.find_single_face(gray).box
-    except ValidationFailed:
-        candidates = face_engine.candidate_boxes(gray)
-        if not candidates:
-            return centred_box(small.shape[1], small.shape[0])
-        box = max(candidates, key=lambda b: (b.w, -b.y, -b.x))
-    return FaceBox(float(box.x), float(box.y), float(box.w), float(box.h))
+# --- The face ------------------------------------------------------------------------------
+
+
+def detected_faces(small: np.ndarray, detector) -> list[FaceBox]:
+    """The faces one MediaPipe detector finds in ``small`` (RGB), in its pixels."""
+    height, width = small.shape[:2]
+    faces = []
+    for detection in detector.get().process(small).detections or ():
+        if detection.score[0] >= MIN_FACE_SCORE:
+            box = detection.location_data.relative_bounding_box
+            faces.append(
+                FaceBox(box.xmin * width, box.ymin * height, box.width * width, box.height * height)
+            )
+    return faces
+
+
+def detect_face(small: np.ndarray) -> FaceBox | None:
+    """The largest face in ``small`` (RGB), or None.
+
+    The full-range model finds faces from a close portrait to a figure across a room;
+    the short-range one is asked only when it finds none (a face filling the frame).
+    """
+    for detector in (FULL_RANGE_FACE_DETECTOR, SHORT_RANGE_FACE_DETECTOR):
+        faces = detected_faces(small, detector)
+        if faces:
+            return max(faces, key=lambda b: (round(b.w * b.h, 3), -b.y, -b.x))
+    return None
 
 
 def centred_box(width: int, height: int) -> FaceBox:
@@ -76,16 +123,60 @@ def centred_box(width: int, height: int) -> FaceBox:
     return FaceBox(width / 2 - side / 2, 0.22 * height, side, side)
 
 
-def _rect(mask: np.ndarray, x0: float, y0: float, x1: float, y1: float, value: int) -> None:
-    h, w = mask.shape
-    xa, xb = max(0, round(x0)), min(w, round(x1))
-    ya, yb = max(0, round(y0)), min(h, round(y1))
-    if xa < xb and ya < yb:
-        mask[ya:yb, xa:xb] = value
+def square_crop(image: np.ndarray, box: FaceBox) -> tuple[np.ndarray, np.ndarray, float]:
+    """A square around ``box`` (black beyond the photo), at most ``MESH_CROP_SIDE`` wide.
+
+    Returns the crop, its top-left corner in ``image`` and the scale it was resized by.
+    """
+    side = max(8, round(MESH_CROP_RATIO * max(box.w, box.h)))
+    left, top = round(box.centre_x - side / 2), round(box.centre_y - side / 2)
+    height, width = image.shape[:2]
+    inside = image[max(0, top) : max(0, top + side), max(0, left) : max(0, left + side)]
+    crop = cv2.copyMakeBorder(
+        np.ascontiguousarray(inside),
+        max(0, -top),
+        side - inside.shape[0] - max(0, -top),
+        max(0, -left),
+        side - inside.shape[1] - max(0, -left),
+        cv2.BORDER_CONSTANT,
+        value=(0, 0, 0),
+    )
+    scale = min(1.0, MESH_CROP_SIDE / side)
+    if scale < 1.0:
+        crop = cv2.resize(crop, (MESH_CROP_SIDE, MESH_CROP_SIDE), interpolation=cv2.INTER_AREA)
+    return crop, np.array([left, top], np.float32), scale
+
+
+def face_landmarks(image: np.ndarray, box: FaceBox) -> np.ndarray | None:
+    """Face Mesh's 478 points (x, y in ``image``'s pixels) for the face in ``box``, or None.
+
+    The mesh runs on a crop around the face: it then describes this face, not another
+    one in the photo, and a small face is seen at the mesh's own working size.
+    """
+    crop, origin, scale = square_crop(image, box)
+    found = FACE_MESH.get().process(crop).multi_face_landmarks
+    if not found:
+        return None
+    side = crop.shape[0]
+    points = np.array([(p.x, p.y) for p in found[0].landmark], np.float32) * side
+    points = points / scale + origin
+    centre = points[list(FACE_OVAL)].mean(axis=0)
+    return points if box.holds(float(centre[0]), float(centre[1])) else None
+
+
+def filled_polygon(shape: tuple[int, int], points: np.ndarray) -> np.ndarray:
+    """A 0–1 float32 mask of a polygon, drawn anti-aliased at sub-pixel precision."""
+    canvas = np.zeros(shape, np.uint8)
+    fixed = np.round(points * 16).astype(np.int32)
+    cv2.fillPoly(canvas, [fixed], 255, lineType=cv2.LINE_AA, shift=4)
+    return canvas.astype(np.float32) * np.float32(1 / 255)
 
 
 def face_oval(shape: tuple[int, int], box: FaceBox) -> np.ndarray:
-    """A filled ellipse (0/1 uint8) over the face inside its box, forehead included."""
+    """A filled ellipse (0/1 uint8) over the face inside its box, forehead included.
+
+    Used when Face Mesh has no outline for the face (a centred guess, a face in profile).
+    """
     oval = np.zeros(shape, np.uint8)
     centre = (round(box.centre_x), round(box.y + 0.56 * box.h))
     axes = (max(1, round(0.40 * box.w)), max(1, round(0.58 * box.h)))
@@ -93,43 +184,94 @@ def face_oval(shape: tuple[int, int], box: FaceBox) -> np.ndarray:
     return oval
 
 
-def grabcut_seed(shape: tuple[int, int], box: FaceBox) -> np.ndarray:
-    """GrabCut's starting labels for a portrait with its face in ``box``."""
-    h, w = shape
-    seed = np.full(shape, cv2.GC_PR_BGD, np.uint8)
-    border = max(2, round(0.03 * max(h, w)))
-    seed[:border, :] = cv2.GC_BGD
-    seed[:, :border] = cv2.GC_BGD
-    seed[:, w - border :] = cv2.GC_BGD
-    fx, fy, fw, fh, cx = box.x, box.y, box.w, box.h, box.centre_x
-    # Probably the subject: hair above the face, the face, neck and shoulders below.
-    _rect(seed, fx - 0.15 * fw, fy - 0.45 * fh, fx + 1.15 * fw, fy + fh, cv2.GC_PR_FGD)
-    _rect(seed, cx - 0.45 * fw, fy + fh, cx + 0.45 * fw, fy + 1.4 * fh, cv2.GC_PR_FGD)
-    _rect(seed, cx - 1.5 * fw, fy + 1.4 * fh, cx + 1.5 * fw, h, cv2.GC_PR_FGD)
-    # Certainly the subject: the middle of the face and the chest under the chin.
-    seed[face_oval(shape, FaceBox(fx + 0.2 * fw, fy + 0.15 * fh, 0.6 * fw, 0.7 * fh)) > 0] = (
-        cv2.GC_FGD
+# --- Skin ------------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class SkinTone:
+    """The face's skin colour in Lab: a middle and a spread, from pixels inside the oval."""
+
+    middle: np.ndarray
+    spread: np.ndarray
+
+    @classmethod
+    def sampled(cls, lab: np.ndarray, face: np.ndarray) -> SkinTone | None:
+        """Robust statistics of the face's pixels; eyes, brows, lips and teeth weigh little."""
+        pixels = lab[face > 0.99]
+        if len(pixels) < 50:
+            return None
+        middle = np.median(pixels, axis=0)
+        spread = 1.4826 * np.median(np.abs(pixels - middle), axis=0)
+        return cls(middle, np.maximum(spread, np.array([6.0, 2.5, 2.5], np.float32)))
+
+    def likeness(self, lab: np.ndarray) -> np.ndarray:
+        """1 for the face's skin colour, falling to 0 a few spreads away (0–1 float32).
+
+        Colour (a, b) decides; lightness only rules out what is far darker or lighter, so
+        a shadowed neck or a lit hand still counts as skin.
+        """
+        distance = (lab - self.middle) / self.spread
+        colour = np.sqrt(distance[..., 1] ** 2 + distance[..., 2] ** 2)
+        light = np.abs(distance[..., 0]) / 2.5
+        return (1.0 - smoothstep(np.maximum(colour, light), 2.0, 3.0)).astype(np.float32)
+
+
+# --- The subject ---------------------------------------------------------------------------
+
+
+def person_mask(small: np.ndarray) -> np.ndarray:
+    """The selfie segmentation's soft mask of people in ``small`` (float32 0–1)."""
+    mask = SELFIE_SEGMENTATION.get().process(small).segmentation_mask
+    return np.clip(np.asarray(mask, np.float32), 0.0, 1.0)
+
+
+def guided_filter(guide: np.ndarray, mask: np.ndarray, radius: int, eps: float) -> np.ndarray:
+    """He, Sun and Tang's guided filter: ``mask`` smoothed, its edges moved onto ``guide``'s.
+
+    The segmentation is computed at 256 pixels; this puts its soft edge where the photo's
+    own edge is (a shoulder, a strand of hair) instead of a blurred band around it.
+    """
+    size = (2 * radius + 1, 2 * radius + 1)
+
+    def mean(values: np.ndarray) -> np.ndarray:
+        return cv2.boxFilter(values, cv2.CV_32F, size, borderType=cv2.BORDER_REFLECT)
+
+    mean_guide, mean_mask = mean(guide), mean(mask)
+    variance = mean(guide * guide) - mean_guide * mean_guide
+    slope = (mean(guide * mask) - mean_guide * mean_mask) / (variance + eps)
+    offset = mean_mask - slope * mean_guide
+    return np.clip(mean(slope) * guide + mean(offset), 0.0, 1.0)
+
+
+def edge_guide(small: np.ndarray) -> np.ndarray:
+    """The guide for the filter: lightness plus colour contrast (orange on red shows)."""
+    lab = cv2.cvtColor(small.astype(np.float32) * np.float32(1 / 255), cv2.COLOR_RGB2LAB)
+    chroma = np.sqrt(lab[..., 1] ** 2 + lab[..., 2] ** 2)
+    hue = np.arctan2(lab[..., 2], lab[..., 1])
+    return (lab[..., 0] / 100.0 * 0.6 + (chroma / 128.0) * 0.2 + hue / np.pi * 0.2).astype(
+        np.float32
     )
-    _rect(seed, cx - 0.3 * fw, fy + 1.5 * fh, cx + 0.3 * fw, fy + 2.6 * fh, cv2.GC_FGD)
-    return seed
 
 
-def grabcut_subject(image: np.ndarray, image_box: FaceBox) -> np.ndarray:
-    """The subject as a 0/1 uint8 mask of ``image``'s size (worked out on a smaller copy)."""
-    small, factor = work_copy(image, GRABCUT_LONG_SIDE)
-    box = image_box.scaled(factor)
-    seed = grabcut_seed(small.shape[:2], box)
-    background = np.zeros((1, 65), np.float64)
-    foreground = np.zeros((1, 65), np.float64)
-    cv2.setRNGSeed(GRABCUT_SEED)
-    bgr = cv2.cvtColor(np.ascontiguousarray(small), cv2.COLOR_RGB2BGR)
-    cv2.grabCut(bgr, seed, None, background, foreground, GRABCUT_ITERATIONS, cv2.GC_INIT_WITH_MASK)
-    subject = np.isin(seed, (cv2.GC_FGD, cv2.GC_PR_FGD)).astype(np.uint8)
-    subject = filled(keep_face_component(cleaned(subject), box))
-    if factor < 1.0:
-        size = (image.shape[1], image.shape[0])
-        subject = cv2.resize(subject * 255, size, interpolation=cv2.INTER_LINEAR) > 127
-    return subject.astype(np.uint8)
+def refined(small: np.ndarray, mask: np.ndarray) -> np.ndarray:
+    """The mask's edges snapped to the photo's, and its soft band narrowed to a few pixels."""
+    radius = max(2, round(0.01 * max(mask.shape)))
+    snapped = guided_filter(edge_guide(small), mask, radius, 2e-3)
+    return smoothstep(snapped, 0.3, 0.7).astype(np.float32)
+
+
+def holding_component(solid: np.ndarray, face: np.ndarray) -> np.ndarray:
+    """The connected part of ``solid`` (0/1) that overlaps ``face`` most, else the largest."""
+    count, labels, stats, _ = cv2.connectedComponentsWithStats(solid, connectivity=8)
+    if count <= 2:
+        return solid
+    overlap = np.bincount(labels[face > 0.5], minlength=count)
+    overlap[0] = 0
+    if overlap.max() > 0:
+        best = int(np.argmax(overlap))
+    else:
+        best = int(np.argmax(stats[1:, cv2.CC_STAT_AREA])) + 1
+    return (labels == best).astype(np.uint8)
 
 
 def filled(mask: np.ndarray) -> np.ndarray:
@@ -140,23 +282,30 @@ def filled(mask: np.ndarray) -> np.ndarray:
     return result
 
 
-def cleaned(mask: np.ndarray) -> np.ndarray:
-    size = max(3, round(0.012 * max(mask.shape)) | 1)
-    kernel = cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (size, size))
-    closed = cv2.morphologyEx(mask, cv2.MORPH_CLOSE, kernel)
-    return cv2.morphologyEx(closed, cv2.MORPH_OPEN, kernel)
+def one_person(soft: np.ndarray, face: np.ndarray) -> np.ndarray:
+    """``soft`` kept only around the person holding ``face``, with that person's holes filled.
+
+    Another person, or a patch the model took for one, is dropped; the kept person's soft
+    edge stays soft.
+    """
+    person = filled(holding_component((soft > 0.5).astype(np.uint8), face))
+    grow = max(3, round(0.02 * max(soft.shape)) | 1)
+    near = cv2.dilate(person, cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (grow, grow)))
+    near = cv2.GaussianBlur(near.astype(np.float32), (0, 0), grow / 4)
+    return np.maximum(soft * near, person.astype(np.float32) * (soft <= 0.5)).astype(np.float32)
 
 
-def keep_face_component(mask: np.ndarray, box: FaceBox) -> np.ndarray:
-    """Only the connected part that holds the face (islands in the background go)."""
-    count, labels, stats, _ = cv2.connectedComponentsWithStats(mask, connectivity=8)
-    if count <= 2:
-        return mask
-    oval = face_oval(mask.shape, box) > 0
-    overlap = np.bincount(labels[oval], minlength=count)
-    overlap[0] = 0
-    best = int(np.argmax(overlap)) if overlap.max() > 0 else int(np.argmax(stats[1:, 4]) + 1)
-    return (labels == best).astype(np.uint8)
+def portrait_shape(shape: tuple[int, int], box: FaceBox) -> np.ndarray:
+    """A head and shoulders drawn around ``box``: the subject when no one is segmented."""
+    shape_mask = np.zeros(shape, np.uint8)
+    head = (round(box.centre_x), round(box.y + 0.45 * box.h))
+    cv2.ellipse(shape_mask, head, (round(0.62 * box.w), round(0.78 * box.h)), 0, 0, 360, 1, -1)
+    chest = (round(box.centre_x), round(box.y + 2.6 * box.h))
+    cv2.ellipse(shape_mask, chest, (round(1.6 * box.w), round(1.3 * box.h)), 0, 0, 360, 1, -1)
+    top = round(box.y + 2.6 * box.h)
+    left, right = round(box.centre_x - 1.6 * box.w), round(box.centre_x + 1.6 * box.w)
+    shape_mask[max(0, top) :, max(0, left) : max(0, right)] = 1
+    return cv2.GaussianBlur(shape_mask.astype(np.float32), (0, 0), 0.04 * box.w + 0.5)
 
 
 def smoothstep(values: np.ndarray, edge0: float, edge1: float) -> np.ndarray:
@@ -168,17 +317,19 @@ class Regions:
     """The masks of one photo; each is computed once, at full size, when first asked for.
 
     Masks are float32 arrays of the photo's height×width with values in [0, 1].
+    ``face_box`` is in the photo's pixels and may reach past its edges (a face cut off
+    by the frame keeps its true size); ``found_face`` says whether it was detected.
     """
 
     def __init__(self, image: np.ndarray):
         self.height, self.width = image.shape[:2]
         self.small, self.factor = work_copy(image)
-        self.small_box = detect_face(self.small)
+        box = detect_face(self.small)
+        self.found_face = box is not None
+        self.small_box = box or centred_box(self.small.shape[1], self.small.shape[0])
         self.face_box = self.small_box.scaled(1.0 / self.factor)
-
-    @functools.cached_property
-    def small_subject(self) -> np.ndarray:
-        return grabcut_subject(self.small, self.small_box)
+        points = face_landmarks(image, self.face_box) if self.found_face else None
+        self.small_landmarks = None if points is None else points * self.factor
 
     def enlarged(self, small_mask: np.ndarray, feather: float) -> np.ndarray:
         """A 0/1 (or soft) work-size mask, feathered and enlarged to the photo's size."""
@@ -190,40 +341,89 @@ class Regions:
             soft = cv2.resize(soft, (self.width, self.height), interpolation=cv2.INTER_LINEAR)
         return np.clip(soft, 0.0, 1.0)
 
+    # --- work-size masks
+
     @functools.cached_property
-    def subject(self) -> np.ndarray:
-        return self.enlarged(self.small_subject, 0.004)
+    def small_face(self) -> np.ndarray:
+        """The face's outline from Face Mesh, or an ellipse in the box without one."""
+        shape = self.small.shape[:2]
+        if self.small_landmarks is None:
+            return face_oval(shape, self.small_box).astype(np.float32)
+        return filled_polygon(shape, self.small_landmarks[list(FACE_OVAL)])
+
+    @functools.cached_property
+    def small_lab(self) -> np.ndarray:
+        return cv2.cvtColor(self.small.astype(np.float32) * np.float32(1 / 255), cv2.COLOR_RGB2LAB)
+
+    @functools.cached_property
+    def small_skin(self) -> np.ndarray:
+        """How skin-like each pixel is (0–1); all zero when the face has no outline."""
+        if self.small_landmarks is None:
+            return np.zeros(self.small.shape[:2], np.float32)
+        inner = cv2.erode(self.small_face, np.ones((3, 3), np.uint8), iterations=2)
+        tone = SkinTone.sampled(self.small_lab, inner)
+        if tone is None:
+            return np.zeros(self.small.shape[:2], np.float32)
+        return cv2.GaussianBlur(tone.likeness(self.small_lab), (0, 0), 1.0)
+
+    @functools.cached_property
+    def small_subject(self) -> np.ndarray:
+        segmented = person_mask(self.small)
+        if (segmented > 0.5).mean() < MIN_SUBJECT_SHARE:
+            return portrait_shape(self.small.shape[:2], self.small_box)
+        return one_person(refined(self.small, segmented), self.small_face)
 
     def _rows_cols(self) -> tuple[np.ndarray, np.ndarray]:
         h, w = self.small.shape[:2]
         return np.arange(h, dtype=np.float32)[:, None], np.arange(w, dtype=np.float32)[None, :]
 
-    @functools.cached_property
-    def small_hair(self) -> np.ndarray:
+    def _chin_and_cheeks(self) -> tuple[float, float, float]:
+        """The chin's row, the cheeks' row (ear level) and the face's width, work pixels."""
         box = self.small_box
-        rows, cols = self._rows_cols()
-        top = smoothstep(rows, box.y - 0.75 * box.h, box.y - 0.35 * box.h)
-        bottom = 1.0 - smoothstep(rows, box.y + 0.25 * box.h, box.y + 0.45 * box.h)
-        across = 1.0 - smoothstep(np.abs(cols - box.centre_x), 0.55 * box.w, 0.8 * box.w)
-        band = top * bottom * across
-        outside_face = 1.0 - face_oval(self.small.shape[:2], box).astype(np.float32)
-        return band * outside_face * self.small_subject
+        if self.small_landmarks is None:
+            return box.y + 1.05 * box.h, box.y + 0.5 * box.h, box.w
+        points = self.small_landmarks
+        sides = points[list(CHEEK_SIDES)]
+        width = float(np.abs(sides[1, 0] - sides[0, 0]))
+        return float(points[CHIN, 1]), float(sides[:, 1].mean()), max(width, 0.5 * box.w)
 
     @functools.cached_property
-    def hair(self) -> np.ndarray:
-        return self.enlarged(self.small_hair, 0.006)
+    def small_hair(self) -> np.ndarray:
+        """The subject above the ears and around the head, outside the face, not skin."""
+        box = self.small_box
+        chin, cheeks, face_width = self._chin_and_cheeks()
+        rows, cols = self._rows_cols()
+        lower = 1.0 - smoothstep(rows, cheeks, cheeks + 0.45 * (chin - cheeks))
+        across = 1.0 - smoothstep(np.abs(cols - box.centre_x), 0.75 * face_width, face_width)
+        outside_face = 1.0 - cv2.dilate(self.small_face, np.ones((3, 3), np.uint8))
+        not_skin = 1.0 - self.small_skin
+        return (lower * across * outside_face * not_skin * self.small_subject).astype(np.float32)
 
     @functools.cached_property
     def small_outfit(self) -> np.ndarray:
-        box = self.small_box
+        """The subject below the jaw, minus skin (neck, hands): the clothes."""
+        chin, _, _ = self._chin_and_cheeks()
+        face_height = max(chin - self.small_box.y, 1.0)
         rows, _ = self._rows_cols()
-        below_chin = smoothstep(rows, box.y + 1.2 * box.h, box.y + 1.5 * box.h)
-        return below_chin * self.small_subject
+        below_jaw = smoothstep(rows, chin + 0.05 * face_height, chin + 0.25 * face_height)
+        outside_face = 1.0 - self.small_face
+        not_skin = 1.0 - self.small_skin
+        return (below_jaw * outside_face * not_skin * self.small_subject).astype(np.float32)
+
+    # --- full-size masks
+
+    @functools.cached_property
+    def subject(self) -> np.ndarray:
+        return self.enlarged(self.small_subject, 0.002)
+
+    @functools.cached_property
+    def hair(self) -> np.ndarray:
+        return self.enlarged(self.small_hair, 0.004)
 
     @functools.cached_property
     def outfit(self) -> np.ndarray:
-        return self.enlarged(self.small_outfit, 0.006)
+        return self.enlarged(self.small_outfit, 0.004)
 
     @functools.cached_property
     def face(self) -> np.ndarray:
-        return self.enlarged(face_oval(self.small.shape[:2], self.small_box), 0.01)
+        return self.enlarged(self.small_face, 0.01)
