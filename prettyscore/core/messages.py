@@ -332,6 +332,12 @@ SCORE_OUT_OF_TEN = "/10"
 SCORE_VALUE_OUT_OF_TEN = "{value}/10"
 SCORE_ARIA_LABEL = "Score {score} out of 10: {label}"
 BREAKDOWN_HEADING = "Score Breakdown"
+# The explanation panel under the score (/results and My Photos' details).
+HOW_WE_GOT_YOUR_SCORE = "How we got your score"
+HOW_WE_GOT_YOUR_SCORE_INTRO = (
+    "The lines we measured on your face, and each measure against its ideal range."
+)
+MEASURED_LINES_ALT = "Your face with the lines that were measured"
 # Special tier panels (document 000 §2 Results, §9)
 WORLD_RECORD_TITLE = "World Record"
 WORLD_RECORD_SUBTITLE = "A perfect 10! You've set a new world record."

@@ -9,7 +9,7 @@ from __future__ import annotations
 import uuid
 from datetime import datetime
 
-from sqlalchemy import Index, UniqueConstraint, text
+from sqlalchemy import JSON, Index, UniqueConstraint, text
 from sqlmodel import Field, SQLModel
 
 from prettyscore.core.model_types import created_at_field, foreign_key, id_field, json_field
@@ -35,6 +35,10 @@ class Photo(SQLModel, table=True):
     # The analysed result this row was saved from: saving the same result twice (a double
     # click, two tabs) finds this row instead of making a second one.
     result_id: str | None = Field(default=None, max_length=64)
+    # "How we got your score": the measured picture and each measure in words (a list of
+    # {part, part_name, text, in_range}), kept as they were shown when it was scored.
+    explanation_image_url: str | None = Field(default=None, max_length=512)
+    explanation: list | None = Field(default=None, sa_type=JSON, nullable=True)
     # The prompt of the member's latest edit of this photo: the editor's Redo applies it again.
     last_edit_prompt: str | None = Field(default=None, max_length=1000)
     created_at: datetime = created_at_field()

@@ -10,6 +10,7 @@ from prettyscore.photos.editor_state import PhotoEditorState
 from prettyscore.photos.state import PhotosState
 from prettyscore.ui import styles
 from prettyscore.ui.comparison import before_after_slider, photo_frame
+from prettyscore.ui.explanation import explanation_panel
 from prettyscore.ui.share import share_button, share_text_var
 from prettyscore.video.pages import video_dialog
 from prettyscore.video.state import VideoState
@@ -22,6 +23,7 @@ def _score_badge(score_text) -> rx.Component:
         size="2",
         radius="full",
         style={**styles.GRADIENT_BUTTON, "position": "absolute", "top": "10px", "right": "10px"},
+        data_testid="photo-score",
     )
 
 
@@ -150,6 +152,10 @@ def _details_view() -> rx.Component:
             ),
             spacing="2",
             wrap="wrap",
+            padding_top="1em",
+        ),
+        rx.box(
+            explanation_panel(photo.explanation_url, PhotosState.selected_notes),
             padding_top="1em",
         ),
     )

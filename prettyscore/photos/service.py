@@ -66,6 +66,7 @@ def save_result(
     edited_key = None
     if result.edited_key:
         edited_key = files.save(store.read(result.edited_key), owner=owner, ext="jpg")
+    explanation_key = _keep_explanation(store, files, owner, result)
     photo = Photo(
         user_id=user_id,
         original_image_url=media_url(original_key),
@@ -75,6 +76,8 @@ def save_result(
         breakdown=dict(result.breakdown),
         photo_type=result.kind,
         result_id=result.result_id,
+        explanation_image_url=media_url(explanation_key) if explanation_key else None,
+        explanation=list(result.explanation) if explanation_key else None,
     )
     try:
         with db.begin_nested():
@@ -82,11 +85,21 @@ def save_result(
             db.flush()
     except IntegrityError:
         # The same result saved a moment ago by another request: keep that one.
-        for key in filter(None, (original_key, edited_key)):
+        for key in filter(None, (original_key, edited_key, explanation_key)):
             store.delete(key)
         db.expire_all()
         return save_result(db, store, user_id, result, listing=listing)
     return _list_on_leaderboard(db, photo, listing) if listing else photo
+
+
+def _keep_explanation(
+    store: MediaStore, files: PendingFiles, owner: MediaOwner, result: ScoreResult
+) -> str | None:
+    """A copy of the result's "How we got your score" picture in the member's folder
+    (None without one, or when the visitor's copy has already been purged)."""
+    if not result.explanation_key or not store.exists(result.explanation_key):
+        return None
+    return files.save(store.read(result.explanation_key), owner=owner, ext="jpg")
 
 
 def _keep_latest_edit(db: Session, store: MediaStore, photo: Photo, result: ScoreResult) -> None:
@@ -154,13 +167,23 @@ def get_photo(db: Session, user_id: uuid.UUID, photo_id: uuid.UUID | str) -> Pho
     return photo
 
 
+def photo_explanation(db: Session, user_id: uuid.UUID, photo_id) -> list[dict]:
+    """The notes of "How we got your score" kept with the member's photo ([] without)."""
+    return list(get_photo(db, user_id, photo_id).explanation or [])
+
+
 def delete_photo(db: Session, store: MediaStore, user_id: uuid.UUID, photo_id) -> None:
     """Delete the row (and with it any leaderboard entry and undo steps) and its files."""
     photo = get_photo(db, user_id, photo_id)
     earlier_edits = db.exec(
         select(PhotoEditStep.previous_image_url).where(PhotoEditStep.photo_id == photo.id)
     ).all()
-    urls = [photo.original_image_url, photo.edited_image_url, *earlier_edits]
+    urls = [
+        photo.original_image_url,
+        photo.edited_image_url,
+        photo.explanation_image_url,
+        *earlier_edits,
+    ]
     db.delete(photo)
     db.flush()
     for key in filter(None, map(key_from_url, urls)):

@@ -23,6 +23,7 @@ from prettyscore.photos import service
 from prettyscore.photos.models import Photo
 from prettyscore.scoring.kinds import FEET, HANDS
 from prettyscore.scoring.service import BREAKDOWN_NAMES
+from prettyscore.ui.explanation import ExplanationNote, explanation_notes
 
 log = logging.getLogger(__name__)
 
@@ -52,6 +53,7 @@ class PhotoCard:
     created: str = ""
     listed: bool = False
     kind_title: str = ""  # "Feet Score" or "Hands Score"; "" for a face
+    explanation_url: str = ""  # the measured picture; its notes load with the details
     metrics: list[Metric] = dataclasses.field(default_factory=list)
 
 
@@ -68,6 +70,7 @@ def photo_card(photo: Photo) -> PhotoCard:
         created=f"{photo.created_at:%b} {photo.created_at.day}, {photo.created_at.year}",
         listed=photo.public_listing,
         kind_title=KIND_TITLES.get(photo.photo_type, ""),
+        explanation_url=photo.explanation_image_url or "",
         metrics=[
             Metric(BREAKDOWN_NAMES.get(key, key), f"{float(value):.1f}")
             for key, value in (photo.breakdown or {}).items()
@@ -102,6 +105,7 @@ class PhotosState(AuthState):
     loading: bool = True
     has_more: bool = False
     selected: PhotoCard = PhotoCard()
+    selected_notes: list[ExplanationNote] = []
     details_open: bool = False
 
     async def _show_grid(self, user: CurrentUser):
@@ -142,11 +146,25 @@ class PhotosState(AuthState):
         return await self._load(reset=False)
 
     @rx.event
-    def open_details(self, photo_id: str):
-        """Open the details dialog of a card the page already shows."""
+    async def open_details(self, photo_id: str):
+        """Open the details dialog of a card the page already shows, then load the
+        notes of its "How we got your score" (only a photo that has its picture)."""
         found = next((card for card in self.photos if card.id == photo_id), None)
         self.selected = found or PhotoCard()
+        self.selected_notes = []
         self.details_open = found is not None
+        if found is None or not found.explanation_url:
+            return
+        yield
+        user = await self._current_user()
+        if user is None:
+            return
+        try:
+            notes = await run_in_session(service.photo_explanation, user.id, found.id)
+        except DomainError:
+            return  # deleted meanwhile (in another tab): the dialog shows without notes
+        if self.selected.id == found.id:
+            self.selected_notes = explanation_notes(notes)
 
     @rx.event
     def set_details_open(self, is_open: bool):

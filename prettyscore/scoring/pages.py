@@ -23,6 +23,7 @@ from prettyscore.ui.components import (
     photo_picker_prompt,
     show_when_ready,
 )
+from prettyscore.ui.explanation import explanation_panel
 from prettyscore.ui.layout import page_layout
 from prettyscore.ui.score import (
     breakdown_bars,
@@ -360,6 +361,7 @@ def results_page() -> rx.Component:
                 ),
                 # Below the score and the photo: built a moment later, in slices.
                 deferred(
+                    explanation_panel(ScoreState.explanation_url, ScoreState.explanation_notes),
                     rx.grid(
                         _quick_enhancements(),
                         _custom_edit(),

@@ -15,7 +15,7 @@ from PIL import Image
 
 from prettyscore.core import images
 from prettyscore.core.media import MediaOwner, MediaStore
-from prettyscore.scoring import kinds, tiers
+from prettyscore.scoring import explanation, kinds, tiers
 from prettyscore.scoring.analysis import analyse_face
 from prettyscore.scoring.engines import get_body_engine
 from prettyscore.scoring.kinds import BREAKDOWN_NAMES
@@ -43,6 +43,10 @@ class ScoreResult:
     edited_key: str | None = None
     extra: dict = field(default_factory=dict)
     kind: str = kinds.FACE
+    # "How we got your score": the measured picture's media key and the notes (each a
+    # dict of part, part_name, text, in_range); none for an engine that does not look.
+    explanation_key: str | None = None
+    explanation: list[dict] = field(default_factory=list)
 
     def to_dict(self) -> dict:
         """A plain form, kept in the tab's server-side state between events."""
@@ -54,6 +58,7 @@ class ScoreResult:
         plain = {name: data[name] for name in cls.__dataclass_fields__ if name in data}
         plain["breakdown"] = {str(k): float(v) for k, v in dict(data["breakdown"]).items()}
         plain["extra"] = {str(k): v for k, v in dict(data.get("extra") or {}).items()}
+        plain["explanation"] = [dict(note) for note in data.get("explanation") or []]
         return cls(**plain)
 
     @property
@@ -76,8 +81,10 @@ def stage_photo(store: MediaStore, owner: MediaOwner, data: bytes) -> str:
 def score_staged_photo(store: MediaStore, image_key: str) -> ScoreResult:
     """Analyse a staged photo (slow: call it off the event loop)."""
     image = images.decode_upload(store.read(image_key))
-    analysis = analyse_face(images.to_array(image))
+    pixels = images.to_array(image)
+    analysis = analyse_face(pixels)
     tier = tiers.tier_for(analysis.score)
+    explained = explanation.explain(store, image_key, pixels, analysis)
     return ScoreResult(
         result_id=secrets.token_urlsafe(16),
         image_key=image_key,
@@ -88,6 +95,8 @@ def score_staged_photo(store: MediaStore, image_key: str) -> ScoreResult:
         color=tier.color,
         breakdown=dict(analysis.breakdown),
         special_panel=tiers.special_panel_for(analysis.score),
+        explanation_key=explained.image_key if explained else None,
+        explanation=explained.notes if explained else [],
     )
 
 

@@ -29,6 +29,7 @@ from prettyscore.photos import service as photos_service
 from prettyscore.scoring import service as scoring
 from prettyscore.scoring.service import ScoreResult
 from prettyscore.ui import early_photo
+from prettyscore.ui.explanation import ExplanationNote, explanation_notes
 from prettyscore.ui.share import share_text
 
 log = logging.getLogger(__name__)
@@ -83,6 +84,8 @@ class ScoreState(AuthState):
     breakdown: list[dict] = []
     image_url: str = ""
     edited_url: str = ""
+    explanation_url: str = ""
+    explanation_notes: list[ExplanationNote] = []
     special_panel: str = ""
     saved: bool = False
     celebrate: bool = False
@@ -213,6 +216,8 @@ class ScoreState(AuthState):
         self.breakdown = scoring.breakdown_rows(result)
         self.image_url = media_url(result.image_key)
         self.edited_url = media_url(result.edited_key) if result.edited_key else ""
+        self.explanation_url = media_url(result.explanation_key) if result.explanation_key else ""
+        self.explanation_notes = explanation_notes(result.explanation)
         self.special_panel = result.special_panel
         self.saved = False
         self.celebrate = result.score >= constants.CELEBRATION_MIN_SCORE

@@ -14,7 +14,7 @@ from sqlmodel import select
 from prettyscore.accounts import service as accounts
 from prettyscore.core import messages
 from prettyscore.core.errors import NotAuthenticated, NotFound, ValidationFailed
-from prettyscore.core.media import MediaOwner, MediaStore, key_from_url
+from prettyscore.core.media import MediaOwner, MediaStore, key_from_url, parse_key
 from prettyscore.core.model_types import utcnow
 from prettyscore.photos import service
 from prettyscore.photos.models import Photo
@@ -162,3 +162,46 @@ def test_saving_again_after_another_edit_keeps_the_newest_edit(db, store):
     newest = service.save_result(db, store, uid, dataclasses.replace(result, edited_key=newer_key))
     assert store.read(key_from_url(newest.edited_image_url)) == store.read(newer_key)
     assert not store.exists(old_saved)
+
+
+def explained_result(store: MediaStore) -> ScoreResult:
+    result = visitor_result(store)
+    picture = store.save(
+        jpeg_bytes((20, 20, 20)), owner=parse_key(result.image_key).owner, ext="jpg"
+    )
+    notes = [
+        {
+            "part": "facialHarmony",
+            "part_name": "Facial Harmony",
+            "text": "Eye spacing: 0.46 of face width, ideal 0.44–0.49",
+            "in_range": True,
+        }
+    ]
+    return dataclasses.replace(result, explanation_key=picture, explanation=notes)
+
+
+def test_a_saved_photo_keeps_its_explanation_in_the_members_folder(db, store):
+    uid, stranger = member(db, "explained"), member(db, "curious")
+    result = explained_result(store)
+    photo = service.save_result(db, store, uid, result)
+    key = key_from_url(photo.explanation_image_url)
+    assert key.startswith(f"u/{uid}/")
+    assert store.read(key) == store.read(result.explanation_key)
+    assert service.photo_explanation(db, uid, photo.id) == result.explanation
+    with pytest.raises(NotFound):
+        service.photo_explanation(db, stranger, photo.id)
+
+
+def test_a_photo_without_an_explanation_has_no_picture_and_no_notes(db, store):
+    uid = member(db, "unexplained")
+    photo = service.save_result(db, store, uid, visitor_result(store))
+    assert photo.explanation_image_url is None
+    assert service.photo_explanation(db, uid, photo.id) == []
+
+
+def test_deleting_a_photo_deletes_its_explanation_picture(db, store):
+    uid = member(db, "tidier")
+    photo = service.save_result(db, store, uid, explained_result(store))
+    key = key_from_url(photo.explanation_image_url)
+    service.delete_photo(db, store, uid, photo.id)
+    assert not store.exists(key)
