@@ -15,7 +15,7 @@ from prettyscore.accounts import service as accounts
 from prettyscore.accounts.models import User
 from prettyscore.billing.checkout import format_amount
 from prettyscore.core import messages
-from prettyscore.core.constants import PREMIUM_MONTHLY_CENTS
+from prettyscore.core.constants import LEADERBOARD_DIALOG_MIN_SCORE, PREMIUM_MONTHLY_CENTS
 from prettyscore.core.db import make_engine, session_scope
 from prettyscore.partners.programme import AFFILIATE_COOKIE
 
@@ -144,8 +144,25 @@ def score_photo(page, base_url: str, photo_path) -> None:
     page.get_by_test_id("upload-zone").locator("input[type=file]").set_input_files(str(photo_path))
     expect(page.get_by_role("img", name="Your chosen photo")).to_be_visible()
     page.get_by_role("button", name=messages.GET_MY_SCORE).click()
+    see_the_score(page)
+
+
+def shown_score(page) -> float:
+    """The overall score the results page shows, as a number."""
+    text = page.get_by_test_id("results").get_by_text(re.compile(r"^\d+(\.\d)?/10$")).first
+    return float(text.inner_text().removesuffix("/10"))
+
+
+def see_the_score(page) -> None:
+    """Land on /results; at 9.5 and above (Elite Beauty) the page invites the person to
+    the leaderboard by itself (document 000), and they answer "Not now"."""
     wait_for_path(page, "/results")
     expect(page.get_by_test_id("results")).to_be_visible()
+    if shown_score(page) >= LEADERBOARD_DIALOG_MIN_SCORE:
+        invitation = page.get_by_role("dialog", name="Join the Leaderboard")
+        expect(invitation).to_be_visible()
+        invitation.get_by_role("button", name="Not now").click()
+        expect(invitation).to_be_hidden()
 
 
 def save_scored_photo(page, base_url: str, photo_path) -> None:

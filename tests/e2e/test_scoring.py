@@ -15,7 +15,14 @@ from sqlmodel import Session, select
 from prettyscore.core import constants, messages
 from prettyscore.core.db import make_engine
 from prettyscore.photos.models import Photo
-from tests.e2e.flows import fill_sign_up, new_member, open_page, unique_email, wait_for_path
+from tests.e2e.flows import (
+    fill_sign_up,
+    new_member,
+    open_page,
+    see_the_score,
+    unique_email,
+    wait_for_path,
+)
 
 pytestmark = pytest.mark.e2e
 
@@ -56,8 +63,7 @@ def score_from_upload_page(page, base: str, path) -> None:
     choose_on_upload_page(page, path)
     expect(page.get_by_role("img", name="Your chosen photo")).to_be_visible()
     page.get_by_role("button", name=messages.GET_MY_SCORE).click()
-    wait_for_path(page, "/results")
-    expect(page.get_by_test_id("results")).to_be_visible()
+    see_the_score(page)
 
 
 def test_a_visitor_goes_from_home_to_a_score_with_every_panel(page, app_server, photos):
@@ -72,12 +78,12 @@ def test_a_visitor_goes_from_home_to_a_score_with_every_panel(page, app_server, 
 
     page.get_by_role("button", name=messages.GET_MY_SCORE).click()
     expect(page.get_by_test_id("analyzing-overlay")).to_be_visible()
-    wait_for_path(page, "/results")
+    see_the_score(page)
 
     results = page.get_by_test_id("results")
     expect(results.get_by_text("Score Breakdown")).to_be_visible()
     for bar in ("Overall", "Symmetry", "Skin Quality", "Facial Harmony"):
-        expect(results.get_by_text(bar, exact=True)).to_be_visible()
+        expect(results.get_by_test_id("breakdown").get_by_text(bar, exact=True)).to_be_visible()
     expect(results.get_by_text(re.compile(r"\d\.\d/10")).first).to_be_visible()
     for option in ("Text/SMS", "Email", "X/Twitter", "Facebook", "Instagram", "TikTok"):
         expect(results.get_by_text(option, exact=True)).to_be_visible()
@@ -148,7 +154,9 @@ def test_a_visitor_signs_in_to_save_and_comes_back_to_the_same_result(page, app_
     expect(page.get_by_text(messages.PHOTO_SAVED)).to_be_visible()
     open_page(page, f"{base}/dashboard")
     expect(page.get_by_test_id("photo-count")).to_have_text("My Photos (1)")
-    expect(page.get_by_test_id("photo-card").get_by_text(score.removesuffix("/10"))).to_be_visible()
+    expect(page.get_by_test_id("photo-card").get_by_test_id("photo-score")).to_have_text(
+        "".join(score.split())
+    )
 
 
 def test_bad_uploads_get_their_message_leave_nothing_behind_and_the_page_stays_usable(
@@ -289,5 +297,53 @@ def test_quick_and_custom_edits_show_the_slider_and_count_down(page, app_server,
     wait_for_path(page, "/upload")
     expect(page.get_by_text(messages.PHOTO_ENHANCED_ANALYZE)).to_be_visible()
     page.get_by_role("button", name=messages.GET_MY_SCORE).click()
-    wait_for_path(page, "/results")
-    expect(page.get_by_test_id("results")).to_be_visible()
+    see_the_score(page)
+
+
+def no_sideways_scroll(page) -> bool:
+    return page.evaluate("document.documentElement.scrollWidth <= window.innerWidth")
+
+
+def shown_notes(panel) -> list[str]:
+    notes = panel.get_by_test_id("explanation-note")
+    expect(notes.first).to_be_visible()
+    return [text.strip() for text in notes.all_inner_texts()]
+
+
+def test_the_score_is_explained_on_a_phone_and_again_in_my_photos(
+    page, app_server, photos, tmp_path
+):
+    base = app_server.base_url
+    page.set_viewport_size({"width": 390, "height": 844})
+    new_member(page, base, "explained")
+    score_from_upload_page(page, base, photos["face"])
+
+    panel = page.get_by_test_id("explanation")
+    expect(panel.get_by_role("heading", name=messages.HOW_WE_GOT_YOUR_SCORE)).to_be_visible()
+    picture = panel.get_by_role("img", name=messages.MEASURED_LINES_ALT)
+    picture.scroll_into_view_if_needed()
+    expect(picture).to_have_js_property("complete", True)
+    assert picture.evaluate("img => img.naturalWidth") > 0
+    on_results = shown_notes(panel)
+    assert any(
+        re.match(r"Eye spacing: 0\.\d\d of face width, ideal 0\.\d\d–0\.\d\d", n)
+        for n in on_results
+    )
+    assert any("golden ratio" in note for note in on_results)
+    assert no_sideways_scroll(page)
+    panel.screenshot(path=tmp_path / "explanation-phone.png")
+
+    page.get_by_role("button", name="Save to My Photos").click()
+    expect(page.get_by_text(messages.PHOTO_SAVED)).to_be_visible()
+    page.reload()
+    expect(page.get_by_test_id("explanation")).to_be_visible()
+    assert shown_notes(page.get_by_test_id("explanation")) == on_results
+
+    open_page(page, f"{base}/dashboard")
+    page.get_by_test_id("photo-card").click()
+    details = page.get_by_role("dialog").get_by_test_id("explanation")
+    assert shown_notes(details) == on_results
+    expect(details.get_by_role("img", name=messages.MEASURED_LINES_ALT)).to_have_js_property(
+        "complete", True
+    )
+    assert no_sideways_scroll(page)
