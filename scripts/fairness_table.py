@@ -1,0 +1,97 @@
+"""Print the fairness tables and the score distribution for the face engine importable here.
+
+The photos and transforms of ``tests/scoring/corpus.py`` (this checkout's), scored with
+``prettyscore.scoring.analysis.analyse_face`` of whichever ``prettyscore`` comes first on
+the path, so an older engine can be measured the same way, e.g.::
+
+    git worktree add /tmp/old <commit>
+    cd /tmp/old && PYTHONPATH=/tmp/old /path/to/checkout/.venv/bin/python \\
+        /path/to/checkout/scripts/fairness_table.py
+    git worktree remove --force /tmp/old
+
+Plain use, in this checkout: ``.venv/bin/python scripts/fairness_table.py [--lfw 20]``.
+The first run downloads the ``face_recognition`` 1.3.0 sdist's photos (package index).
+"""
+
+from __future__ import annotations
+
+import argparse
+import importlib.util
+import os
+import sys
+import time
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[1]
+
+
+def load_corpus():
+    """This checkout's corpus module, loaded by its path (an older tree has none)."""
+    spec = importlib.util.spec_from_file_location(
+        "fairness_corpus", ROOT / "tests" / "scoring" / "corpus.py"
+    )
+    module = importlib.util.module_from_spec(spec)
+    sys.modules[spec.name] = module  # dataclasses look their module up
+    spec.loader.exec_module(module)
+    return module
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--lfw", type=int, default=20, help="LFW faces in the tables (1-100)")
+    arguments = parser.parse_args()
+
+    os.environ["SCORING_ENGINE"] = "analysis"
+    # After PYTHONPATH and the working directory: an older tree given there comes first.
+    sys.path.append(str(ROOT))
+    corpus = load_corpus()
+
+    import prettyscore
+    from prettyscore.scoring import tiers
+    from prettyscore.scoring.analysis import analyse_face
+    from prettyscore.scoring.engines import get_face_engine
+
+    engine = type(get_face_engine())
+    print(f"engine: {engine.__module__}.{engine.__name__} ({Path(prettyscore.__file__).parent})")
+    started = time.perf_counter()
+
+    portraits = corpus.portraits()
+    all_lfw = corpus.lfw_faces()
+    lfw = all_lfw[: arguments.lfw]
+    lfw_scores = corpus.baseline(analyse_face, all_lfw)
+    portrait_scores = corpus.baseline(analyse_face, portraits)
+    for name, score in portrait_scores.items():
+        shown = f"{score:.1f}" if isinstance(score, float) else f"refused: {score}"
+        print(f"  {name:<12} {shown}")
+
+    sets = (
+        ("Portraits", portraits, portrait_scores),
+        (f"LFW faces (first {len(lfw)})", lfw, {p.name: lfw_scores[p.name] for p in lfw}),
+    )
+    for title, faces, before in sets:
+        for transforms, heading in (
+            (corpus.TRANSFORMS, "same photo, changed"),
+            (corpus.QUALITY, "worse photo"),
+        ):
+            rows = corpus.measured(analyse_face, faces, transforms, before)
+            print("\n" + corpus.table(f"{title}: {heading}", rows))
+
+    lfw_scored = [score for score in lfw_scores.values() if isinstance(score, float)]
+    portraits_scored = [s for s in portrait_scores.values() if isinstance(s, float)]
+    refused = [score for score in lfw_scores.values() if not isinstance(score, float)]
+    reasons = ", ".join(
+        f"{corpus.short_refusal(reason)} ×{refused.count(reason)}"
+        for reason in sorted(set(refused))
+    )
+    title = (
+        f"Scores of {len(lfw_scored)} LFW faces (of {len(lfw_scores)}; refused: "
+        f"{reasons or 'none'}) and {len(portraits_scored)} portraits"
+    )
+    scores = lfw_scored + portraits_scored
+    print("\n" + corpus.distribution(title, scores, lambda score: tiers.tier_for(score).label))
+    print(f"\n{time.perf_counter() - started:.0f} s")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,219 @@
+"""Fairness and robustness: the same face, photographed differently, keeps its score.
+
+A metamorphic suite on openly licensed real faces (``corpus.py``: the astronaut, four
+head-and-shoulders portraits from the ``face_recognition`` 1.3.0 sdist, and the LFW
+faces of scikit-image). Each photo is changed as a camera, the light or an editor
+changes it: only the face darker or lighter (CIELAB L* × 0.45–1.3 inside a soft mask of
+the face: a darker or lighter skin on the same features), colour casts, exposure ±1
+stop, JPEG quality 40, 640 and 4000 pixels on the long side, a roll of ±10°.
+
+Targets, per transform: no face lost (short of a face in deep shadow refused as too
+dark); the score moves ≤ 0.3 in median and ≤ 0.5 at most. A worse photo (blur, noise,
+enlargement, strong compression) never scores higher, beyond a jitter of 0.3. At least
+95% of the LFW faces are scored at all. ``KNOWN_MISSES`` lists where the engine does
+not meet a target yet, with the figures measured: those run as strict xfails, so the
+day the engine meets the target the test says so.
+
+The tables and the score distribution are printed on the terminal (stderr, so they show
+in ``make test`` without ``-s``, also from a pytest-xdist worker). The same tables for
+any engine: ``scripts/fairness_table.py``.
+"""
+
+from __future__ import annotations
+
+import functools
+import statistics
+import sys
+
+import pytest
+
+from prettyscore.core import messages
+from prettyscore.scoring import tiers
+from prettyscore.scoring.engines.face_mesh import FaceMeshEngine
+from tests.scoring import corpus
+
+# The transform table uses the first 20 LFW faces (all 100 take too long for every
+# test run); the distribution uses all 100.
+LFW_SAMPLE = 20
+MEDIAN_TARGET = 0.3
+MAX_TARGET = 0.5
+RISE_JITTER = 0.3
+MIN_LFW_SCORED = 0.95
+# A face in deep shadow may be refused, as too dark (and only so).
+UNDER_EXPOSED = "face L* × 0.45"
+
+SETS = ("portraits", "lfw")
+TABLES = {"transform": corpus.TRANSFORMS, "quality": corpus.QUALITY}
+
+# Where the engine misses a target today, as measured (first 20 LFW faces; the
+# portraits meet every target). Each entry makes that case a strict xfail: remove it
+# once the engine meets the target. Keys: (check, set, transform).
+KNOWN_MISSES: dict[tuple[str, str, str], str] = {
+    ("found", "lfw", "face L* × 0.45"): "lfw-09 refused as too blurry",
+    ("found", "lfw", "face L* × 0.6"): "lfw-09 refused as too blurry",
+    ("found", "lfw", "face L* × 0.8"): "lfw-09 not found",
+    ("found", "lfw", "exposure +1 stop"): "lfw-09 not found",
+    ("found", "lfw", "640 px long side"): "lfw-09 not found",
+    ("found", "lfw", "4000 px long side"): "lfw-09 not found",
+    ("found", "lfw", "roll +10°"): "lfw-04 not found",
+    ("moves", "lfw", "face L* × 0.45"): "median |Δ| 0.45, max 1.6",
+    ("moves", "lfw", "face L* × 0.6"): "median |Δ| 0.30, max 1.1",
+    ("moves", "lfw", "face L* × 0.8"): "median |Δ| 0.15, max 1.0",
+    ("moves", "lfw", "face L* × 1.15"): "median |Δ| 0.10, max 0.8",
+    ("moves", "lfw", "face L* × 1.3"): "median |Δ| 0.20, max 3.3",
+    ("moves", "lfw", "warm cast (tungsten)"): "median |Δ| 0.10, max 1.0",
+    ("moves", "lfw", "cool cast (shade)"): "median |Δ| 0.00, max 1.5",
+    ("moves", "lfw", "green cast (fluorescent)"): "median |Δ| 0.00, max 0.8",
+    ("moves", "lfw", "exposure −1 stop"): "median |Δ| 0.10, max 0.7",
+    ("moves", "lfw", "exposure +1 stop"): "median |Δ| 0.15, max 3.2",
+    ("moves", "lfw", "JPEG quality 40"): "median |Δ| 0.30, max 2.3",
+    ("moves", "lfw", "640 px long side"): "median |Δ| 0.00, max 2.5",
+    ("moves", "lfw", "4000 px long side"): "median |Δ| 0.00, max 3.1",
+    ("moves", "lfw", "roll −10°"): "median |Δ| 0.20, max 1.3",
+    ("moves", "lfw", "roll +10°"): "median |Δ| 0.20, max 0.8",
+    ("rises", "lfw", "blur σ 1.5 px"): "3 of 17 faces rise more than 0.3, up to +0.7",
+    ("rises", "lfw", "noise σ 8"): "16 of 19 faces rise more than 0.3, up to +1.9",
+    ("rises", "lfw", "enlarged from half size"): "3 of 19 faces rise more than 0.3, up to +0.6",
+    ("rises", "lfw", "JPEG quality 40"): "8 of 19 faces rise more than 0.3, up to +2.3",
+}
+
+
+@functools.cache
+def engine() -> FaceMeshEngine:
+    return FaceMeshEngine()
+
+
+def analyse(image):
+    return engine().analyse(image)
+
+
+@functools.cache
+def faces(name: str) -> tuple[corpus.Photo, ...]:
+    if name == "portraits":
+        return tuple(corpus.portraits())
+    return tuple(corpus.lfw_faces(LFW_SAMPLE))
+
+
+@functools.cache
+def all_lfw_scores() -> dict[str, float | str]:
+    return corpus.baseline(analyse, corpus.lfw_faces())
+
+
+@functools.cache
+def before(name: str) -> dict[str, float | str]:
+    if name == "portraits":
+        return corpus.baseline(analyse, faces(name))
+    return {photo.name: all_lfw_scores()[photo.name] for photo in faces(name)}
+
+
+@functools.cache
+def row(name: str, table: str, transform: str) -> corpus.Row:
+    changes = {transform: TABLES[table][transform]}
+    return corpus.measured(analyse, faces(name), changes, before(name))[0]
+
+
+def report(text: str, capsys: pytest.CaptureFixture) -> None:
+    with capsys.disabled():
+        print("\n" + text + "\n", file=sys.stderr, flush=True)
+
+
+def slug(text: str) -> str:
+    for sign, word in (("×", "x"), ("−", "-"), ("°", "deg"), ("σ", "sigma"), ("*", "")):
+        text = text.replace(sign, word)
+    return "-".join(text.replace("(", "").replace(")", "").split())
+
+
+def cases(check: str, table: str) -> list:
+    """Every set × transform of ``table``, the known misses of ``check`` as strict xfails."""
+    params = []
+    for name in SETS:
+        for transform in TABLES[table]:
+            miss = KNOWN_MISSES.get((check, name, transform))
+            reason = f"known miss, measured: {miss}"
+            marks = (
+                [pytest.mark.xfail(strict=True, raises=AssertionError, reason=reason)]
+                if miss
+                else []
+            )
+            params.append(
+                pytest.param(name, transform, marks=marks, id=f"{name}-{slug(transform)}")
+            )
+    return params
+
+
+# ---------------------------------------------------------------------------
+# The corpus
+# ---------------------------------------------------------------------------
+def test_every_portrait_is_scored_as_it_is():
+    scores = before("portraits")
+    assert [photo.name for photo in faces("portraits")] == ["astronaut", *corpus.PORTRAIT_CROPS]
+    refused = {name: score for name, score in scores.items() if not isinstance(score, float)}
+    assert not refused
+
+
+def test_nearly_every_lfw_face_is_scored():
+    scores = all_lfw_scores()
+    scored = [score for score in scores.values() if isinstance(score, float)]
+    assert len(scored) >= MIN_LFW_SCORED * len(scores)
+
+
+# ---------------------------------------------------------------------------
+# The tables
+# ---------------------------------------------------------------------------
+def test_the_fairness_tables_are_printed(capsys):
+    sections, measured = [], {}
+    for name, title in (("portraits", "Portraits"), ("lfw", f"LFW faces (first {LFW_SAMPLE})")):
+        for table, heading in (("transform", "same photo, changed"), ("quality", "worse photo")):
+            rows = [row(name, table, transform) for transform in TABLES[table]]
+            sections.append(corpus.table(f"{title}: {heading}", rows))
+            measured[name] = measured.get(name, []) + rows
+    report("\n\n".join(sections), capsys)
+    # Every transform was measured on the faces scored as they are (19 of the 20 LFW).
+    for name, rows in measured.items():
+        assert all(each.faces >= 0.9 * len(faces(name)) for each in rows)
+
+
+@pytest.mark.parametrize(("name", "transform"), cases("found", "transform"))
+def test_no_face_is_lost(name, transform):
+    measured = row(name, "transform", transform)
+    refusals = dict(measured.refusals)
+    if transform == UNDER_EXPOSED:
+        refusals.pop(messages.FACE_TOO_DARK, None)
+    assert not refusals, f"lost {measured.lost}: {refusals}"
+
+
+@pytest.mark.parametrize(("name", "transform"), cases("moves", "transform"))
+def test_the_score_barely_moves(name, transform):
+    measured = row(name, "transform", transform)
+    far = {face: change for face, change in measured.changes.items() if abs(change) > MAX_TARGET}
+    assert measured.median_change <= MEDIAN_TARGET
+    assert measured.max_change <= MAX_TARGET, f"moved more than {MAX_TARGET}: {far}"
+
+
+@pytest.mark.parametrize(("name", "transform"), cases("rises", "quality"))
+def test_a_worse_photo_never_scores_higher(name, transform):
+    measured = row(name, "quality", transform)
+    risen = {face: change for face, change in measured.changes.items() if change > RISE_JITTER}
+    assert not risen, f"scored higher: {risen}"
+
+
+# ---------------------------------------------------------------------------
+# The distribution
+# ---------------------------------------------------------------------------
+def test_the_scores_spread_over_the_tiers(capsys):
+    lfw = [score for score in all_lfw_scores().values() if isinstance(score, float)]
+    portraits = [score for score in before("portraits").values() if isinstance(score, float)]
+    scores = lfw + portraits
+
+    def label(score: float) -> str:
+        return tiers.tier_for(score).label
+
+    report(
+        corpus.distribution(
+            f"Scores of {len(lfw)} LFW faces and {len(portraits)} portraits", scores, label
+        ),
+        capsys,
+    )
+    assert len({label(score) for score in scores}) > 3
+    assert statistics.pstdev(scores) > 0.5
+    assert max(scores) - min(scores) >= 3.0
