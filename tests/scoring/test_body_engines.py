@@ -1,8 +1,10 @@
 """The feet, hands and pet ``analysis`` engines on real and drawn photos.
 
 No mocks: every test runs the real analysis on scikit-image's photos (the cat
-``chelsea``, the astronaut, the coffee and the others it ships), on the drawn feet and
-hands of ``body_photos``, and on the ordinary changes a phone or an editor makes to them.
+``chelsea``, the astronaut, the coffee and the others it ships), on real photos of hands
+(``body_photos.REAL_HANDS``: an adult's open hand and a child's hands, open or a fist,
+fetched once from Debian's packages), on the drawn feet and hands of ``body_photos``, and
+on the ordinary changes a phone or an editor makes to them.
 """
 
 from __future__ import annotations
@@ -26,6 +28,7 @@ from prettyscore.scoring.engines.base import BodyAnalysis
 from prettyscore.scoring.engines.body import BodyPhotoEngine, engine_for
 from prettyscore.scoring.engines.body_measures import working_copies
 from prettyscore.scoring.engines.body_pet import find_cat_face
+from prettyscore.scoring.engines.hand_landmarks import locate_hand
 from tests.scoring import body_photos, photos
 
 ALL_KINDS = kinds.BODY_KINDS
@@ -37,12 +40,29 @@ UNUSABLE_MESSAGE = {
 
 
 def the_photo_of(kind: str) -> np.ndarray:
-    """A good photo of what each page asks for: drawn feet, a drawn hand, the cat."""
+    """A good photo of what each page asks for: drawn feet, a real open hand (the back
+    of a child's hand), the cat."""
     if kind == kinds.FEET:
         return body_photos.feet()
     if kind == kinds.HANDS:
-        return body_photos.hand()
+        return body_photos.real_hand("child-back")
     return photos.chelsea()
+
+
+def another_photo_of(kind: str) -> np.ndarray:
+    """A second real photo each page judges: the astronaut for feet and pets (anything
+    is judged there), an adult's open hand for hands."""
+    if kind == kinds.HANDS:
+        return body_photos.real_hand("adult-palm")
+    return photos.astronaut()
+
+
+def judged_photos(kind: str) -> dict[str, np.ndarray]:
+    """Real photos each kind scores: for hands every real hand photo (a photo without
+    a hand is refused there), for feet and pets scikit-image's photos too."""
+    if kind == kinds.HANDS:
+        return {name: body_photos.real_hand(name) for name in body_photos.REAL_HANDS}
+    return bundled_photos()
 
 
 def grey_as_rgb(grey: np.ndarray) -> np.ndarray:
@@ -101,12 +121,12 @@ def test_each_kind_gives_its_own_four_sub_scores_in_order(engine, kind):
     assert tuple(result.breakdown) == kinds.BREAKDOWN_KEYS[kind]
 
 
-@pytest.mark.parametrize("name", ["astronaut", "chelsea", "coffee", "camera"])
-def test_scores_are_one_to_ten_and_sub_scores_zero_to_ten_with_one_decimal(engine, name):
-    result = engine.analyse(bundled_photos()[name])
-    assert 1.0 <= result.score <= 10.0 and is_one_decimal(result.score)
-    for value in result.breakdown.values():
-        assert 0.0 <= value <= 10.0 and is_one_decimal(value)
+def test_scores_are_one_to_ten_and_sub_scores_zero_to_ten_with_one_decimal(engine, kind):
+    for name, photo in judged_photos(kind).items():
+        result = engine.analyse(photo)
+        assert 1.0 <= result.score <= 10.0 and is_one_decimal(result.score), name
+        for value in result.breakdown.values():
+            assert 0.0 <= value <= 10.0 and is_one_decimal(value), name
 
 
 # ---------------------------------------------------------------------------
@@ -140,11 +160,12 @@ def test_results_do_not_depend_on_the_thread_or_on_opencvs_thread_count(kind):
     assert single == expected
 
 
-def test_a_grey_or_transparent_copy_is_scored_like_its_rgb_form(engine):
-    grey = cv2.cvtColor(photos.astronaut(), cv2.COLOR_RGB2GRAY)
+def test_a_grey_or_transparent_copy_is_scored_like_its_rgb_form(engine, kind):
+    photo = the_photo_of(kind)
+    grey = cv2.cvtColor(photo, cv2.COLOR_RGB2GRAY)
     assert engine.analyse(grey) == engine.analyse(grey_as_rgb(grey))
-    rgba = cv2.cvtColor(photos.coffee(), cv2.COLOR_RGB2RGBA)
-    assert engine.analyse(rgba) == engine.analyse(photos.coffee())
+    rgba = cv2.cvtColor(photo, cv2.COLOR_RGB2RGBA)
+    assert engine.analyse(rgba) == engine.analyse(photo)
 
 
 def test_anything_but_a_uint8_image_is_a_programming_error(engine):
@@ -170,11 +191,11 @@ def test_a_dark_copy_scores_below_the_well_exposed_photo(engine, kind):
     assert engine.analyse(photo).score - engine.analyse(dark).score >= 0.5
 
 
-def test_the_astronaut_sharp_scores_above_its_blurred_and_darkened_copies(engine):
-    astronaut = photos.astronaut()
-    score = engine.analyse(astronaut).score
-    assert score > engine.analyse(photos.blurred(astronaut, 2.0)).score
-    assert score > engine.analyse(photos.scaled_light(astronaut, 0.4)).score
+def test_another_real_photo_sharp_scores_above_its_blurred_and_darkened_copies(engine, kind):
+    photo = another_photo_of(kind)
+    score = engine.analyse(photo).score
+    assert score > engine.analyse(photos.blurred(photo, 2.0)).score
+    assert score > engine.analyse(photos.scaled_light(photo, 0.4)).score
 
 
 def test_feet_and_hands_of_every_skin_tone_score_alike():
@@ -198,15 +219,111 @@ def test_a_pair_of_feet_has_better_toe_symmetry_than_a_shapeless_photo():
     assert pair > feet.analyse(photos.coffee()).breakdown["toeSymmetry"] + 2.0
 
 
-def test_an_open_hand_shows_its_finger_proportions_and_nails():
-    hands = engine_for(kinds.HANDS)
-    open_hand = hands.analyse(body_photos.hand()).breakdown
-    assert open_hand["fingerProportions"] >= 8.5
-    assert open_hand["nailAppearance"] >= 8.0
-    assert (
-        open_hand["fingerProportions"]
-        > hands.analyse(photos.astronaut()).breakdown["fingerProportions"]
+# ---------------------------------------------------------------------------
+# Hands: the hand's 21 landmarks
+# ---------------------------------------------------------------------------
+@functools.cache
+def hand_result(name: str) -> BodyAnalysis:
+    return engine_for(kinds.HANDS).analyse(body_photos.real_hand(name))
+
+
+@pytest.mark.parametrize("name", body_photos.OPEN_HANDS)
+def test_an_open_hand_has_straight_fingers_in_a_real_hands_proportions(name):
+    """Measured on the landmarks in three dimensions, from the knuckle joints: the
+    middle finger about as long as the palm, the index, ring and little fingers graded
+    below it, the palm longer than it is wide across the knuckles."""
+    m = hand_result(name).measures
+    assert m["hand_straightness"] >= 0.98
+    assert 0.8 <= m["hand_finger_to_palm"] <= 1.25
+    assert m["hand_little_to_middle"] < m["hand_index_to_middle"] < 1.0
+    assert m["hand_little_to_middle"] < m["hand_ring_to_middle"] < 1.0
+    assert 0.85 <= m["hand_index_to_ring"] <= 1.05
+    assert 1.1 <= m["hand_palm_shape"] <= 1.7
+
+
+@pytest.mark.parametrize("name", body_photos.OPEN_HANDS)
+def test_an_open_hand_shows_its_finger_proportions_and_nails(name):
+    result = hand_result(name)
+    assert result.breakdown["fingerProportions"] >= 9.0
+    assert result.breakdown["nailAppearance"] >= 6.5
+    assert result.breakdown["skinQuality"] >= 8.0
+    assert result.measures["skin_found"] == 1.0
+
+
+@pytest.mark.parametrize("name", body_photos.FISTS)
+def test_a_fist_hides_its_finger_proportions(name):
+    """A fist's landmarks fold its fingers to half their length or less: the hand is
+    found and judged, but its finger proportions cannot be seen."""
+    result = hand_result(name)
+    assert result.measures["hand_straightness"] <= 0.65
+    assert result.breakdown["fingerProportions"] <= 4.5
+    open_hands = [hand_result(n).breakdown["fingerProportions"] for n in body_photos.OPEN_HANDS]
+    assert result.breakdown["fingerProportions"] < min(open_hands) - 4.0
+
+
+@pytest.mark.parametrize("name", body_photos.OPEN_HANDS + body_photos.FISTS[:1])
+def test_a_mirrored_hand_scores_as_the_hand_itself(name):
+    """A left hand is a mirrored right one: the landmarks are averaged over the photo
+    and its mirror image, so the proportions come out the same, and so does the
+    score."""
+    photo = body_photos.real_hand(name)
+    result = hand_result(name)
+    mirrored = engine_for(kinds.HANDS).analyse(np.ascontiguousarray(photo[:, ::-1]))
+    assert abs(mirrored.score - result.score) <= 0.1
+    for key, value in result.breakdown.items():
+        assert abs(mirrored.breakdown[key] - value) <= 0.3, key
+    for key in ("hand_finger_to_palm", "hand_index_to_ring", "hand_straightness"):
+        assert mirrored.measures[key] == pytest.approx(result.measures[key], abs=1e-6)
+
+
+def test_a_turned_or_resized_hand_keeps_its_proportions():
+    """The same hand turned a quarter, or at a third of its size: the same fingers."""
+    photo = body_photos.real_hand("adult-palm")
+    result = hand_result("adult-palm")
+    turned = engine_for(kinds.HANDS).analyse(np.ascontiguousarray(np.rot90(photo)))
+    smaller = engine_for(kinds.HANDS).analyse(
+        cv2.resize(photo, (214, 160), interpolation=cv2.INTER_AREA)
     )
+    for other in (turned, smaller):
+        assert (
+            abs(other.breakdown["fingerProportions"] - result.breakdown["fingerProportions"]) <= 0.5
+        )
+        for key in ("hand_finger_to_palm", "hand_index_to_ring", "hand_palm_shape"):
+            assert other.measures[key] == pytest.approx(result.measures[key], rel=0.08), key
+
+
+def canvas_with(hands: dict[tuple[int, int], np.ndarray]) -> np.ndarray:
+    """A plain 1350×900 table with each photo put at its (left, top)."""
+    canvas = np.full((900, 1350, 3), (200, 190, 180), np.uint8)
+    for (left, top), photo in hands.items():
+        canvas[top : top + photo.shape[0], left : left + photo.shape[1]] = photo
+    return canvas
+
+
+def test_a_small_hand_is_found_where_it_is_in_a_larger_photo():
+    child = body_photos.real_hand("child-back")  # 302×200
+    hand = locate_hand(canvas_with({(1000, 600): child}))
+    (x0, y0), (x1, y1) = hand.points[:, :2].min(axis=0), hand.points[:, :2].max(axis=0)
+    assert 990 <= x0 < x1 <= 1310 and 590 <= y0 < y1 <= 810
+    assert hand.count == 1
+    result = engine_for(kinds.HANDS).analyse(canvas_with({(1000, 600): child}))
+    assert result.breakdown["fingerProportions"] >= 9.0
+
+
+def test_of_two_hands_the_larger_one_is_measured():
+    child = body_photos.real_hand("child-back")
+    adult = cv2.resize(body_photos.real_hand("adult-palm"), (480, 360), cv2.INTER_AREA)
+    hand = locate_hand(canvas_with({(80, 100): child, (700, 450): adult}))
+    assert hand.count == 2
+    x0, y0 = hand.points[:, :2].min(axis=0)
+    assert x0 >= 690 and y0 >= 440
+
+
+@pytest.mark.parametrize("name", ["coffee", "astronaut", "chelsea", "rocket", "camera"])
+def test_a_photo_without_a_hand_is_refused_like_a_photo_without_a_face(name):
+    refused = refusal(engine_for(kinds.HANDS), bundled_photos()[name])
+    assert refused.message == messages.NO_HAND_FOUND
+    assert refused.status == 422
 
 
 # ---------------------------------------------------------------------------
@@ -286,28 +403,34 @@ def test_a_tiny_photo_is_refused_with_the_kinds_message(engine, kind, size):
     assert refusal(engine, tiny).message == UNUSABLE_MESSAGE[kind]
 
 
-def test_a_small_but_real_photo_is_judged(engine):
-    small = cv2.resize(photos.chelsea(), (96, 64), interpolation=cv2.INTER_AREA)
+def test_a_small_but_real_photo_is_judged(engine, kind):
+    photo = body_photos.real_hand("child-palm") if kind == kinds.HANDS else photos.chelsea()
+    small = cv2.resize(photo, (96, 64), interpolation=cv2.INTER_AREA)
     assert 1.0 <= engine.analyse(small).score <= 10.0
 
 
-def test_every_photo_scikit_image_ships_is_accepted_by_every_kind(engine):
+def test_every_photo_scikit_image_ships_is_judged_for_feet_and_pets_and_none_has_a_hand(
+    engine, kind
+):
     for name, photo in bundled_photos().items():
-        result = engine.analyse(photo)
-        assert 1.0 <= result.score <= 10.0, name
+        if kind == kinds.HANDS:
+            assert refusal(engine, photo).message == messages.NO_HAND_FOUND, name
+        else:
+            assert 1.0 <= engine.analyse(photo).score <= 10.0, name
 
 
 # ---------------------------------------------------------------------------
 # Calibration
 # ---------------------------------------------------------------------------
 def test_ordinary_photos_land_between_six_and_nine_with_a_spread(engine, kind):
-    subjects = {
-        kinds.FEET: [body_photos.feet(body_photos.Scene(skin=skin)) for skin in ("light", "deep")],
-        kinds.HANDS: [body_photos.hand(body_photos.Scene(skin=skin)) for skin in ("tan", "medium")],
-        kinds.PET: [photos.chelsea()],
-    }[kind]
     named = bundled_photos()
-    ordinary = subjects + [named[name] for name in ("astronaut", "coffee", "rocket", "camera")]
+    others = [named[name] for name in ("astronaut", "coffee", "rocket", "camera")]
+    ordinary = {
+        kinds.FEET: [body_photos.feet(body_photos.Scene(skin=skin)) for skin in ("light", "deep")]
+        + others,
+        kinds.HANDS: list(judged_photos(kinds.HANDS).values()),
+        kinds.PET: [photos.chelsea(), *others],
+    }[kind]
     scores = [engine.analyse(photo).score for photo in ordinary]
     assert all(5.5 <= score <= 9.8 for score in scores), scores
     assert 6.5 <= statistics.median(scores) <= 9.0, scores
@@ -325,17 +448,22 @@ def uploaded(pixels: np.ndarray) -> bytes:
     return images.encode_jpeg(Image.fromarray(pixels), quality=92)
 
 
-def test_an_uploaded_astronaut_is_scored_on_the_feet_and_hands_pages(store):
-    """The browser tests upload the astronaut to the feet and hands pages."""
+def test_an_uploaded_astronaut_is_scored_on_the_feet_page_and_a_hand_on_the_hands_page(store):
+    """The browser tests upload the astronaut to the feet page and a real hand to the
+    hands page; the astronaut shows no hand, and the hands page says so."""
     visitor = MediaOwner.visitor("a-visitor-secret-for-tests")
-    key = service.stage_photo(store, visitor, uploaded(photos.astronaut()))
-    for kind in (kinds.FEET, kinds.HANDS):
+    astronaut = service.stage_photo(store, visitor, uploaded(photos.astronaut()))
+    hand = service.stage_photo(store, visitor, uploaded(body_photos.real_hand("adult-palm")))
+    for kind, key in ((kinds.FEET, astronaut), (kinds.HANDS, hand)):
         first = service.score_body_photo(store, key, kind)
         again = service.score_body_photo(store, key, kind)
         assert (first.score, first.breakdown) == (again.score, again.breakdown)
         assert first.label == kinds.label_for(kind, first.score).label
         assert tuple(first.breakdown) == kinds.BREAKDOWN_KEYS[kind]
         assert 6.0 <= first.score <= 9.5
+    with pytest.raises(ValidationFailed) as refused:
+        service.score_body_photo(store, astronaut, kinds.HANDS)
+    assert refused.value.message == messages.NO_HAND_FOUND
 
 
 def test_an_uploaded_blank_photo_gets_the_pages_own_message(store):

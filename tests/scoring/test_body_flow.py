@@ -20,7 +20,8 @@ from prettyscore.core.model_types import utcnow
 from prettyscore.gates import service as gates
 from prettyscore.scoring import body_results
 from prettyscore.scoring.kinds import BREAKDOWN_KEYS, FEET, HANDS, PET, label_for
-from tests.scoring.photos import astronaut, chelsea
+from tests.scoring.body_photos import real_hand
+from tests.scoring.photos import astronaut, chelsea, coffee
 
 
 @pytest.fixture
@@ -157,7 +158,7 @@ def test_a_premium_member_scores_hands_as_often_as_they_like_each_use_recorded(
     db, db_factory, store, owner
 ):
     uid = premium_member(db, "premium")
-    key = body_results.stage_body_photo(store, owner, jpeg(astronaut()))
+    key = body_results.stage_body_photo(store, owner, jpeg(real_hand("adult-palm")))
     first = body_results.analyse_for_member(db_factory, store, uid, key, HANDS)
     second = body_results.analyse_for_member(db_factory, store, uid, key, HANDS)
     assert (first.score, first.breakdown) == (second.score, second.breakdown)
@@ -170,6 +171,24 @@ def test_a_premium_member_scores_hands_as_often_as_they_like_each_use_recorded(
     ]
     assert uses(db, uid, gates.HANDS_SCORING) == 2
     assert gates.check_feature_access(db, uid, gates.HANDS_SCORING).trial_remaining == 1
+
+
+def test_a_photo_without_a_hand_is_refused_and_costs_no_hands_trial(db, db_factory, store, owner):
+    uid = member(db, "nohand")
+    gates.activate_trial(db, uid, gates.HANDS_SCORING)
+    db.commit()
+    key = body_results.stage_body_photo(store, owner, jpeg(coffee()))
+    with pytest.raises(ValidationFailed) as raised:
+        body_results.analyse_for_member(db_factory, store, uid, key, HANDS)
+    assert raised.value.message == messages.NO_HAND_FOUND
+    assert uses(db, uid, gates.HANDS_SCORING) == 0
+    assert gates.check_feature_access(db, uid, gates.HANDS_SCORING).has_access
+
+    hand = body_results.stage_body_photo(store, owner, jpeg(real_hand("child-palm")))
+    result = body_results.analyse_for_member(db_factory, store, uid, hand, HANDS)
+    assert result.kind == HANDS and 1.0 <= result.score <= 10.0
+    assert uses(db, uid, gates.HANDS_SCORING) == 1
+    assert not gates.check_feature_access(db, uid, gates.HANDS_SCORING).has_access
 
 
 def test_a_member_scores_a_pet_with_no_gate_and_no_use_recorded(db, db_factory, store, owner):

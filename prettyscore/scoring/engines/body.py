@@ -2,14 +2,16 @@
 
 Each photo is shrunk once to two small working copies (``body_measures``), so a
 12-megapixel upload is analysed in about the time a thumbnail is; its light, colour,
-sharpness and subject are measured, a pet photo is searched for a cat's face
-(``body_pet``), and ``body_calibration`` turns the measures into the kind's four
+sharpness and subject are measured, a hands photo's hand is found and measured on
+MediaPipe Hands' 21 landmarks (``hand_landmarks``), a pet photo is searched for a cat's
+face (``body_pet``), and ``body_calibration`` turns the measures into the kind's four
 sub-scores and its overall score. The same pixels always give the same figures.
 
-Only a photo that cannot be judged at all is refused: one too small to look at, or
-blank (a plain colour, a smooth gradient, noise on a flat field). Anything else, even a
-photo of something other than feet, hands or a pet, gets a fair score from what it
-shows: the results are for entertainment.
+A photo that cannot be judged at all is refused: one too small to look at, or blank (a
+plain colour, a smooth gradient, noise on a flat field); so is a hands photo in which
+no hand is found, as a photo without a face is on the face page. Anything else, even a
+feet or pet photo of something else, gets a fair score from what it shows: the results
+are for entertainment.
 """
 
 from __future__ import annotations
@@ -19,7 +21,7 @@ import numpy as np
 from prettyscore.core import messages
 from prettyscore.core.errors import ValidationFailed
 from prettyscore.scoring import kinds
-from prettyscore.scoring.engines import body_calibration
+from prettyscore.scoring.engines import body_calibration, hand_landmarks
 from prettyscore.scoring.engines import body_measures as bm
 from prettyscore.scoring.engines.base import BodyAnalysis
 
@@ -50,7 +52,13 @@ class BodyPhotoEngine:
 
     def analyse(self, image: np.ndarray) -> BodyAnalysis:
         copies = self.usable_copies(image)
-        result = body_calibration.score_photo(self.kind, copies)
+        hand = None
+        if self.kind == kinds.HANDS:
+            rgb = bm.as_rgb(image)
+            found = hand_landmarks.locate_hand(rgb)
+            view_height, view_width = copies.view.shape[:2]
+            hand = found.scaled(view_width / rgb.shape[1], view_height / rgb.shape[0])
+        result = body_calibration.score_photo(self.kind, copies, hand)
         return BodyAnalysis(
             kind=self.kind,
             score=result.score,

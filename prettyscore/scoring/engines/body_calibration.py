@@ -12,10 +12,16 @@ Each sub-score is a weighted blend of qualities:
   5.5, 0.7 gives 7.1, 0.85 gives 8.5; 9.5 needs ``Q`` ≥ 0.95.
 
 The constants were set on real photos — scikit-image's cat (``chelsea``, a close-up with
-the ears cut off), its astronaut, coffee, rocket and the others it ships — on the drawn
-feet and hands of the tests (various skin tones, backgrounds, sizes and placements),
-and on blurred, darkened, washed-out and tinted copies of them: ordinary photos land
-between 6 and 9, a blurred or dark copy below the original.
+the ears cut off), its astronaut, coffee, rocket and the others it ships, and the real
+hands of the tests (an adult's open hand; a child's hands, open or a fist, palm or
+back) — on the drawn feet and hands of the tests (various skin tones, backgrounds,
+sizes and placements), and on blurred, darkened, washed-out and tinted copies of them:
+ordinary photos land between 6 and 9, a blurred or dark copy below the original.
+
+A hands photo is judged on its hand as MediaPipe Hands' landmarks place it
+(``hand_landmarks``): the finger proportions and the hand's shape come from the
+landmarks, and the skin, the nails and the composition are measured where they put
+the hand.
 """
 
 from __future__ import annotations
@@ -23,8 +29,11 @@ from __future__ import annotations
 import math
 from dataclasses import dataclass
 
+import cv2
+
 from prettyscore.scoring import kinds
 from prettyscore.scoring.engines import body_measures as bm
+from prettyscore.scoring.engines import hand_landmarks as hl
 from prettyscore.scoring.engines.base import one_decimal
 from prettyscore.scoring.engines.body_pet import find_cat_face
 
@@ -73,15 +82,24 @@ class BodyScore:
     measures: dict[str, float]
 
 
-def score_photo(kind: str, copies: bm.Copies) -> BodyScore:
-    """Measure the photo for ``kind`` and turn the measures into the shown figures."""
+def score_photo(kind: str, copies: bm.Copies, hand: hl.Hand | None = None) -> BodyScore:
+    """Measure the photo for ``kind`` and turn the measures into the shown figures.
+
+    ``hand`` is a hands photo's hand (``hand_landmarks.locate_hand``) on the view's
+    pixels: required for ``kinds.HANDS``, unused otherwise.
+    """
     measures = photo_measures(copies)
     if kind == kinds.PET:
         measures.update(pet_measures(copies))
         qualities = pet_qualities(measures)
+    elif kind == kinds.HANDS:
+        if hand is None:
+            raise ValueError("a hands photo is scored on its hand's landmarks")
+        measures.update(hand_photo_measures(copies, hand))
+        qualities = hands_qualities(measures)
     else:
         measures.update(limb_measures(copies))
-        qualities = (feet_qualities if kind == kinds.FEET else hands_qualities)(measures)
+        qualities = feet_qualities(measures)
     breakdown = {key: one_decimal(2.0 + 8.0 * qualities[key], 0.0, 10.0) for key in qualities}
     visibility = math.sqrt(sharp_quality(measures) * exposure_quality(measures))
     combined = sum(WEIGHTS[kind][key] * q for key, q in qualities.items())
@@ -110,7 +128,7 @@ def photo_measures(copies: bm.Copies) -> dict[str, float]:
 
 
 def limb_measures(copies: bm.Copies) -> dict[str, float]:
-    """Feet and hands: the subject (found by its skin), its shape, skin and tips."""
+    """Feet: the subject (found by its skin), its shape, skin and tips."""
     mask, by_skin = bm.subject_mask(copies, prefer_skin=True)
     shape = bm.shape_of(mask)
     measures = {
@@ -120,6 +138,35 @@ def limb_measures(copies: bm.Copies) -> dict[str, float]:
         **{f"tip_{name}": value for name, value in bm.tip_detail(copies, mask).items()},
     }
     return measures
+
+
+# A hand counts as bare skin when this share of its outline has skin's colour (not a
+# glove, not a black-and-white photo).
+HAND_SKIN_SHARE = 0.5
+# Skin texture is measured on a narrower hand (fingers this share of a finger wide),
+# clear of the outline the landmarks only approximate.
+HAND_INNER_WIDTH = 0.6
+
+
+def hand_photo_measures(copies: bm.Copies, hand: hl.Hand) -> dict[str, float]:
+    """Hands: the hand's landmarks (proportions, shape), and its skin, nails and place
+    in the photo measured where the landmarks put it."""
+    shape = copies.view.shape[:2]
+    outline = hl.hand_mask(hand, shape)
+    inner = hl.hand_mask(hand, shape, width_share=HAND_INNER_WIDTH)
+    on_hand = max(cv2.countNonZero(outline), 1)
+    skin_share = cv2.countNonZero(bm.skin_mask(copies.view) & outline) / on_hand
+    silhouette = bm.shape_of(outline)
+    texture = bm.skin_texture(copies, inner)
+    nails = bm.tip_detail(copies, outline, hl.nail_spots(hand), hl.nail_radius(hand))
+    return {
+        "skin_found": 1.0 if skin_share >= HAND_SKIN_SHARE else 0.0,
+        "skin_share": skin_share,
+        **{f"shape_{name}": float(value) for name, value in vars(silhouette).items()},
+        **{f"skin_{name}": value for name, value in texture.items()},
+        **{f"tip_{name}": value for name, value in nails.items()},
+        **hl.hand_measures(hand),
+    }
 
 
 def pet_measures(copies: bm.Copies) -> dict[str, float]:
@@ -256,10 +303,20 @@ NO_SKIN_FACTOR = 0.75
 SOLIDITY_BAND = (0.7, 0.95, 0.12, 0.1)
 SMOOTHNESS_MIDPOINT = 0.5
 SMOOTHNESS_WIDTH = 0.08
-# An open hand has four or five notches (between the fingers and at the thumb), and
-# is about 1.3 to 2.2 times as long as it is wide.
-FINGER_NOTCHES_BAND = (4.0, 5.0, 1.5, 1.5)
-HAND_ELONGATION_BAND = (1.3, 2.2, 0.35, 0.6)
+# Finger proportions, on the landmarks (``hand_landmarks.hand_measures``; 3-D lengths,
+# from the knuckle joints, which sit well inside the palm's skin). On real open hands:
+# the middle finger 0.88–1.18 of the palm's length, the index, ring and little fingers
+# about 0.9, 0.93 and 0.74 of the middle one, the index 0.9–1.04 of the ring finger,
+# the palm 1.2–1.55 times as long as it is wide; straight fingers measure 0.99 and
+# more, a fist's 0.3–0.6.
+FINGER_TO_PALM_BAND = (0.9, 1.2, 0.12, 0.2)
+FINGER_GRADATION = {"index": 0.9, "ring": 0.93, "little": 0.74}
+GRADATION_WIDTH = 0.06
+INDEX_TO_RING_BAND = (0.92, 1.02, 0.06, 0.06)
+PALM_SHAPE_BAND = (1.25, 1.6, 0.2, 0.3)
+STRAIGHTNESS_MIDPOINT = 0.9
+STRAIGHTNESS_WIDTH = 0.03
+STRAIGHTNESS_SHARE = 0.75
 # Nails: crisp tips that catch the light.
 TIP_CRISP_MIDPOINT = 0.17
 TIP_CRISP_WIDTH = 0.03
@@ -306,10 +363,32 @@ def feet_qualities(m: dict[str, float]) -> dict[str, float]:
     }
 
 
-def hands_qualities(m: dict[str, float]) -> dict[str, float]:
-    fingers = 0.6 * band(m["shape_lobes"], *FINGER_NOTCHES_BAND) + 0.4 * band(
-        m["shape_elongation"], *HAND_ELONGATION_BAND
+def finger_proportions_quality(m: dict[str, float]) -> float:
+    """Long, evenly graded, straight fingers on a well-proportioned palm.
+
+    The proportions count as far as the fingers are straight enough to show them: a
+    fist's landmarks fold its fingers to half their length or less.
+    """
+    gradation = math.sqrt(
+        sum(
+            (m[f"hand_{finger}_to_middle"] - typical) ** 2
+            for finger, typical in FINGER_GRADATION.items()
+        )
+        / len(FINGER_GRADATION)
     )
+    proportions = (
+        0.35 * band(m["hand_finger_to_palm"], *FINGER_TO_PALM_BAND)
+        + 0.25 * math.exp(-0.5 * (gradation / GRADATION_WIDTH) ** 2)
+        + 0.2 * band(m["hand_index_to_ring"], *INDEX_TO_RING_BAND)
+        + 0.2 * band(m["hand_palm_shape"], *PALM_SHAPE_BAND)
+    )
+    straight = rising(m["hand_straightness"], STRAIGHTNESS_MIDPOINT, STRAIGHTNESS_WIDTH)
+    m["hand_gradation_error"] = gradation
+    return (1.0 - STRAIGHTNESS_SHARE + STRAIGHTNESS_SHARE * straight) * proportions
+
+
+def hands_qualities(m: dict[str, float]) -> dict[str, float]:
+    fingers = finger_proportions_quality(m)
     nails = 0.5 * rising(m["tip_crisp"], TIP_CRISP_MIDPOINT, TIP_CRISP_WIDTH) + 0.5 * rising(
         m["tip_gloss"], TIP_GLOSS_MIDPOINT, TIP_GLOSS_WIDTH
     )

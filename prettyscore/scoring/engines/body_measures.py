@@ -467,22 +467,34 @@ def extremity_patches(mask: np.ndarray, count: int = 5) -> list[tuple[int, int]]
     return tips
 
 
-def tip_detail(copies: Copies, mask: np.ndarray) -> dict[str, float]:
+def tip_detail(
+    copies: Copies,
+    mask: np.ndarray,
+    tips: list[tuple[float, float]] | None = None,
+    tip_radius: float | None = None,
+) -> dict[str, float]:
     """Crispness and gloss at the silhouette's tips (the nails of a hand or a foot).
 
     ``crisp``: the sharpness (as ``sharpness``) of the edges within the tip patches;
     ``gloss``: how much brighter the brightest part of a tip is than the subject's
-    median, relative to its spread (a clean, well-lit nail catches the light).
+    median, relative to its spread (a clean, well-lit nail catches the light). Where
+    the nails are and how large, in view pixels, when known (``tips``, ``tip_radius``:
+    a hand's landmarks say so); otherwise the silhouette's extremities are taken.
     """
-    tips = extremity_patches(mask)
-    if not tips:
+    if tips is None:
+        tips = [(float(x), float(y)) for x, y in extremity_patches(mask)]
+    if not tips or not cv2.countNonZero(mask):
         return {"crisp": 0.0, "gloss": 0.0}
     factor = copies.detail.shape[1] / copies.view.shape[1]
-    radius = max(4, round(0.05 * math.sqrt(float(cv2.countNonZero(mask))) * factor))
+    if tip_radius is None:
+        tip_radius = 0.05 * math.sqrt(float(cv2.countNonZero(mask)))
+    radius = max(4, round(tip_radius * factor))
     big_mask = detail_mask(mask, copies.detail.shape, erode=0)
     patches = np.zeros(copies.detail.shape, np.uint8)
     for x, y in tips:
         cv2.circle(patches, (round(x * factor), round(y * factor)), radius, 255, -1)
+    if not cv2.countNonZero(patches):  # every tip outside the photo
+        return {"crisp": 0.0, "gloss": 0.0}
     x0, y0, width, height = cv2.boundingRect(patches)
     window = (slice(y0, y0 + height), slice(x0, x0 + width))
     near_subject = cv2.dilate(big_mask[window], np.ones((5, 5), np.uint8))
