@@ -26,6 +26,7 @@ from tests.e2e.flows import (
     wait_for_path,
     with_app_database,
 )
+from tests.scoring.body_photos import real_hand
 
 pytestmark = pytest.mark.e2e
 
@@ -38,11 +39,13 @@ def shown(score: float) -> str:
 
 @pytest.fixture(scope="module")
 def photos(tmp_path_factory):
-    """Real photos as a person would pick them: a portrait (hands and feet) and a cat."""
+    """Real photos as a person would pick them: a portrait, a hand and a cat."""
     folder = tmp_path_factory.mktemp("body-photos")
     cat = folder / "chelsea.jpg"
     Image.fromarray(data.chelsea()).save(cat, format="JPEG", quality=92)
-    return {"person": astronaut_jpeg(folder), "cat": cat}
+    hand = folder / "hand.jpg"
+    Image.fromarray(real_hand("adult-palm")).save(hand, format="JPEG", quality=92)
+    return {"person": astronaut_jpeg(folder), "cat": cat, "hand": hand}
 
 
 def make_premium(app_server, address: str) -> uuid.UUID:
@@ -157,7 +160,7 @@ def test_a_premium_member_scores_hands_from_the_camera_and_finds_them_in_my_phot
     expect(upload.get_by_role("heading", name=messages.TITLE_HANDS_UPLOAD)).to_be_visible()
     camera = page.get_by_test_id("camera-picker").locator("input[type=file]")
     expect(camera).to_have_attribute("capture", "environment")
-    camera.set_input_files(str(photos["person"]))
+    camera.set_input_files(str(photos["hand"]))
     expect(page.get_by_role("img", name=messages.CHOSEN_PHOTO_ALT)).to_be_visible()
     expect(upload.get_by_role("button", name=messages.CHANGE_PHOTO)).to_be_visible()
     get_the_score(page, messages.GET_MY_SCORE, "/hands-results")
@@ -191,6 +194,14 @@ def test_a_premium_member_scores_hands_from_the_camera_and_finds_them_in_my_phot
     open_page(page, f"{base}/hands-results")
     expect(results.get_by_test_id("score-value")).to_have_text("85")
     expect(results.get_by_test_id("score-label")).to_have_text("Perfect Hands")
+    assert uses(app_server, address, gates.HANDS_SCORING) == 2
+
+    # A portrait has no hand to measure: refused, and no use is counted.
+    open_page(page, f"{base}/hands-upload")
+    page.get_by_role("button", name=messages.CHANGE_PHOTO).click()
+    choose_from_gallery(page, photos["person"])
+    page.get_by_role("button", name=messages.GET_MY_SCORE).click()
+    expect(page.get_by_text(messages.NO_HAND_FOUND)).to_be_visible(timeout=15_000)
     assert uses(app_server, address, gates.HANDS_SCORING) == 2
 
 
