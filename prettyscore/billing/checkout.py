@@ -19,7 +19,8 @@ from dataclasses import dataclass
 from typing import Any, Protocol
 from urllib.parse import quote
 
-from sqlmodel import Session
+from sqlalchemy.exc import IntegrityError
+from sqlmodel import Session, select
 
 from prettyscore.billing import stripe_client, webhooks
 from prettyscore.billing.fulfilment import (
@@ -103,13 +104,22 @@ def start_checkout(
 ) -> str:
     """Open a checkout for ``user`` buying ``kind``; returns the URL to send them to.
 
-    Raises CheckoutFailed (with the documents' text) when Stripe fails, and DomainError
-    when a member with Premium tries to subscribe again.
+    A thing bought (``reference_id``; Premium is named by its kind) has one open
+    checkout at a time: the built-in test checkout gives the open one again; with Stripe
+    the open one is expired first and a new one replaces it. Raises CheckoutFailed (with
+    the documents' text) when Stripe fails, and DomainError when a member with Premium
+    tries to subscribe again.
     """
     settings = get_settings()
     amount = price_of(kind, amount_cents, settings)
     if kind == KIND_SUBSCRIPTION and is_subscriber(db, user.id):
         raise DomainError(messages.ALREADY_PREMIUM)
+    thing = reference_id or kind
+    earlier = open_checkout(db, user.id, kind, thing)
+    if earlier is not None and earlier.test_mode and not settings.stripe_enabled:
+        return test_checkout_url(earlier)
+    if earlier is not None:
+        _retire(earlier)
     default_success, default_cancel = RETURN_PATHS[kind]
     payment = CheckoutSession(
         user_id=user.id,
@@ -117,20 +127,69 @@ def start_checkout(
         amount_cents=amount,
         currency=settings.payment_currency,
         description=description,
-        reference_id=reference_id,
-        provider_session_id="",
+        reference_id=thing,
+        provider_session_id=f"cs{LOCAL_TEST_MARK}{secrets.token_hex(12)}",
         test_mode=not settings.stripe_enabled,
         success_path=success_path or default_success,
         cancel_path=cancel_path or default_cancel,
     )
-    if settings.stripe_enabled:
+    winner = _insert_only_open(db, payment)
+    if not settings.stripe_enabled:
+        return test_checkout_url(winner)
+    try:
         url = _open_stripe_checkout(payment, user.email, settings)
-    else:
-        payment.provider_session_id = f"cs{LOCAL_TEST_MARK}{secrets.token_hex(12)}"
-        url = f"{TEST_CHECKOUT_PATH}?session={quote(payment.provider_session_id)}"
+    except CheckoutFailed:
+        db.delete(payment)  # nothing is kept of a checkout that did not start
+        db.flush()
+        raise
     db.add(payment)
     db.flush()
     return url
+
+
+def open_checkout(db: Session, user_id: uuid.UUID, kind: str, thing: str) -> CheckoutSession | None:
+    """The member's open checkout for ``thing``, if any."""
+    return db.exec(
+        select(CheckoutSession).where(
+            CheckoutSession.user_id == user_id,
+            CheckoutSession.kind == kind,
+            CheckoutSession.reference_id == thing,
+            CheckoutSession.status == webhooks.OPEN,
+        )
+    ).first()
+
+
+def test_checkout_url(payment: CheckoutSession) -> str:
+    return f"{TEST_CHECKOUT_PATH}?session={quote(payment.provider_session_id)}"
+
+
+def _retire(payment: CheckoutSession) -> None:
+    """End an open checkout that a new one replaces; at Stripe too, so that it can no
+    longer be paid (Stripe refuses when it was just paid: then no new one opens)."""
+    if not payment.test_mode:
+        try:
+            stripe_client.expire_checkout_session(payment.provider_session_id)
+        except stripe_client.StripeUnavailable as error:
+            raise CheckoutFailed(messages.FAILED_TO_START_CHECKOUT) from error
+    payment.status, payment.updated_at = webhooks.CANCELLED, utcnow()
+
+
+def _insert_only_open(db: Session, payment: CheckoutSession) -> CheckoutSession:
+    """Store the new open checkout, or find the one another request opened for the same
+    thing a moment ago: a test checkout is then shared; a Stripe one cannot be (its
+    page is Stripe's), so this request fails as a checkout that could not start."""
+    try:
+        with db.begin_nested():
+            db.add(payment)
+            db.flush()
+        return payment
+    except IntegrityError as error:
+        if payment in db:
+            db.expunge(payment)
+        winner = open_checkout(db, payment.user_id, payment.kind, payment.reference_id or "")
+        if winner is None or not (winner.test_mode and payment.test_mode):
+            raise CheckoutFailed(messages.FAILED_TO_START_CHECKOUT) from error
+        return winner
 
 
 def _metadata(payment: CheckoutSession) -> dict[str, str]:

@@ -5,7 +5,7 @@ from __future__ import annotations
 import uuid
 from datetime import datetime
 
-from sqlalchemy import UniqueConstraint
+from sqlalchemy import Index, UniqueConstraint, false, text
 from sqlmodel import Field, SQLModel
 
 from prettyscore.core.model_types import (
@@ -42,7 +42,9 @@ class CheckoutSession(SQLModel, table=True):
 
     Every paid thing (Premium, a contact request fee, the detailed personality analysis)
     goes through one of these; ``reference_id`` names the thing bought (e.g. the contact
-    request's id) and ``provider_session_id`` the Stripe (or test) checkout session.
+    request's id; for Premium, the kind itself) and ``provider_session_id`` the Stripe
+    (or test) checkout session. A thing has at most one open checkout (the index below);
+    a second payment for a thing already paid is refunded and marked ``duplicate``.
     """
 
     __tablename__ = "checkout_sessions"
@@ -58,12 +60,26 @@ class CheckoutSession(SQLModel, table=True):
     payment_intent_id: str | None = Field(default=None, max_length=255, index=True)
     invoice_id: str | None = Field(default=None, max_length=255, index=True)
     status: str = Field(default="open", max_length=16)
+    duplicate: bool = Field(default=False, sa_column_kwargs={"server_default": false()})
     test_mode: bool = Field(default=False)
     success_path: str = Field(max_length=255)
     cancel_path: str = Field(max_length=255)
     created_at: datetime = created_at_field()
     paid_at: datetime | None = timestamp_field()
     updated_at: datetime = created_at_field()
+
+
+# One open checkout per member and thing bought: a second one is refused by the database
+# even when two requests race (``checkout.start_checkout`` then reuses or replaces it).
+Index(
+    "uq_checkout_sessions_one_open",
+    CheckoutSession.user_id,
+    CheckoutSession.kind,
+    CheckoutSession.reference_id,
+    unique=True,
+    sqlite_where=text("status = 'open'"),
+    postgresql_where=text("status = 'open'"),
+)
 
 
 class PaymentEvent(SQLModel, table=True):

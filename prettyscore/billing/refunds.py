@@ -48,6 +48,12 @@ def refunded_charge_event(payment: CheckoutSession) -> dict[str, Any]:
     }
 
 
+def record_test_refund(db: Session, payment: CheckoutSession) -> None:
+    """A test-checkout payment has no Stripe behind it: process the event Stripe would
+    send for its refund."""
+    webhooks.process_event(db, refunded_charge_event(payment))
+
+
 def refund_payment(db: Session, payment: CheckoutSession, *, failure_text: str = "") -> None:
     """Refund a paid one-off ``payment`` in full; refunding twice changes nothing.
 
@@ -58,7 +64,7 @@ def refund_payment(db: Session, payment: CheckoutSession, *, failure_text: str =
     if payment.status != webhooks.PAID or payment.invoice_id:
         raise RefundFailed(failure_text or "Only a paid one-off payment can be refunded")
     if payment.test_mode:
-        webhooks.process_event(db, refunded_charge_event(payment))
+        record_test_refund(db, payment)
         return
     if not get_settings().stripe_enabled or not payment.payment_intent_id:
         raise RefundFailed(failure_text or "Stripe is not configured")

@@ -53,6 +53,12 @@ def _premium_rows(db: Session, user_id: uuid.UUID) -> list[Subscription]:
     )
 
 
+def live_subscriptions(db: Session, user_id: uuid.UUID) -> list[Subscription]:
+    """The member's Premium rows that are active and not expired (normally one)."""
+    now = utcnow()
+    return [row for row in _premium_rows(db, user_id) if _is_live(row, now)]
+
+
 def is_subscriber(db: Session, user_id: uuid.UUID) -> bool:
     """Whether the member has an active Premium Editing plan that has not expired."""
     now = utcnow()

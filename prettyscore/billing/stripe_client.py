@@ -95,3 +95,60 @@ def refund_payment_intent(payment_intent_id: str, *, idempotency_key: str) -> st
     except stripe.StripeError as error:
         raise StripeUnavailable(str(error)) from error
     return refund.id
+
+
+def expire_checkout_session(session_id: str) -> None:
+    """End an open Checkout session so it can no longer be paid (a newer one replaces it).
+
+    Stripe refuses for a session already completed: its payment is then on its way, and
+    the caller must not open another one.
+    """
+    client = _client(get_settings())
+    try:
+        client.v1.checkout.sessions.expire(session_id)
+    except stripe.StripeError as error:
+        raise StripeUnavailable(str(error)) from error
+
+
+def cancel_subscription_now(subscription_id: str) -> None:
+    """End a subscription at once (a second one a member should never have had)."""
+    client = _client(get_settings())
+    try:
+        if client.v1.subscriptions.retrieve(subscription_id).status == "canceled":
+            return  # a retried webhook: done the first time
+        client.v1.subscriptions.cancel(subscription_id)
+    except stripe.StripeError as error:
+        raise StripeUnavailable(str(error)) from error
+
+
+def refund_invoice(invoice_id: str, *, idempotency_key: str) -> str:
+    """Refund what an invoice took in full; returns Stripe's refund id.
+
+    The invoice names its payment directly in older API versions (``payment_intent`` or
+    ``charge``), through its invoice payments in newer ones.
+    """
+    client = _client(get_settings())
+    try:
+        invoice = client.v1.invoices.retrieve(invoice_id)
+        target = _invoice_payment(client, invoice)
+        refund = client.v1.refunds.create(
+            params=target, options={"idempotency_key": idempotency_key}
+        )
+    except stripe.StripeError as error:
+        raise StripeUnavailable(str(error)) from error
+    return refund.id
+
+
+def _invoice_payment(client: stripe.StripeClient, invoice: Any) -> dict[str, str]:
+    fields = invoice.to_dict()
+    for field in ("payment_intent", "charge"):
+        value = fields.get(field)
+        if value:
+            return {field: value if isinstance(value, str) else value["id"]}
+    payments = client.v1.invoice_payments.list(params={"invoice": invoice.id})
+    for entry in payments.data:
+        payment = entry.to_dict().get("payment") or {}
+        for field in ("payment_intent", "charge"):
+            if payment.get(field):
+                return {field: payment[field]}
+    raise StripeUnavailable(f"Invoice {invoice.id} names no payment to refund")

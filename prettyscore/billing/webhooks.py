@@ -17,7 +17,8 @@ from typing import Any
 from sqlalchemy.exc import IntegrityError
 from sqlmodel import Session, select
 
-from prettyscore.billing import fulfilment, subscriptions
+from prettyscore.accounts.models import User
+from prettyscore.billing import duplicates, fulfilment, subscriptions
 from prettyscore.billing.models import CheckoutSession, PaymentEvent
 from prettyscore.core.db import session_scope
 from prettyscore.core.model_types import utcnow
@@ -46,7 +47,8 @@ def find_checkout(db: Session, provider_session_id: str | None) -> CheckoutSessi
 # Checkout sessions and charges
 # ---------------------------------------------------------------------------
 def _checkout_paid(db: Session, event: dict[str, Any]) -> None:
-    """A checkout was paid (at once, or later for delayed payment methods): deliver it."""
+    """A checkout was paid (at once, or later for delayed payment methods): deliver it,
+    unless the member already has what it bought: then it is given back."""
     session = event["data"]["object"]
     if event["type"] == "checkout.session.completed" and session.get("payment_status") == "unpaid":
         return  # a delayed payment method: async_payment_succeeded will follow
@@ -54,15 +56,29 @@ def _checkout_paid(db: Session, event: dict[str, Any]) -> None:
     if payment is None:
         log.warning("Paid checkout %s is not one of ours", session.get("id"))
         return
+    lock_member(db, payment.user_id)  # one payment of a member at a time, from here
+    db.refresh(payment)
     if payment.status in (PAID, REFUNDED):
         return  # completed and async_payment_succeeded both arrive for delayed methods
     now = utcnow()
     payment.status, payment.paid_at, payment.updated_at = PAID, now, now
     payment.payment_intent_id = session.get("payment_intent") or payment.payment_intent_id
     payment.invoice_id = session.get("invoice") or payment.invoice_id
+    payment.duplicate = duplicates.already_bought(db, payment, session)
     db.add(payment)
     db.flush()
+    if payment.duplicate:
+        log.warning("Checkout %s paid for what its member already had: refunded", payment.id)
+        duplicates.give_back(db, payment, session)
+        return
     fulfilment.fulfil(db, payment, session)
+
+
+def lock_member(db: Session, user_id: uuid.UUID) -> None:
+    """Hold the member's row until this transaction ends (PostgreSQL's row lock; SQLite
+    already runs one writing transaction at a time), so that two payments arriving at the
+    same moment are judged one after the other."""
+    db.exec(select(User.id).where(User.id == user_id).with_for_update()).first()
 
 
 def _checkout_ended_unpaid(db: Session, event: dict[str, Any]) -> None:
@@ -105,7 +121,8 @@ def _charge_refunded(db: Session, event: dict[str, Any]) -> None:
     payment.status, payment.updated_at = REFUNDED, utcnow()
     db.add(payment)
     db.flush()
-    fulfilment.refunded(db, payment)
+    if not payment.duplicate:  # a duplicate delivered nothing, so nothing is taken back
+        fulfilment.refunded(db, payment)
 
 
 HANDLERS: dict[str, Callable[[Session, dict[str, Any]], None]] = {

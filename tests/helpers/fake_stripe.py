@@ -4,7 +4,10 @@ Point ``STRIPE_API_BASE`` at ``fake.url`` and the real ``stripe`` library talks 
 It answers the calls PrettyScore makes, with Stripe-shaped JSON:
 
 - ``POST /v1/checkout/sessions``: a new Checkout session (id ``cs_test_...``, ``url``)
-- ``POST /v1/subscriptions/{id}``: the subscription, updated
+- ``POST /v1/checkout/sessions/{id}/expire``: the session, expired
+- ``GET``, ``POST``, ``DELETE /v1/subscriptions/{id}``: the subscription (read, updated,
+  cancelled; once cancelled it reads as cancelled)
+- ``GET /v1/invoices/{id}``: the invoice, paid by the payment intent ``pi_{id}``
 - ``POST /v1/refunds``: a refund of a payment intent
 
 and records every request with its form body flattened as Stripe encodes it
@@ -38,6 +41,7 @@ class FakeStripe:
     def __init__(self) -> None:
         self.requests: list[StripeRequest] = []
         self.omit_url = False
+        self.canceled: set[str] = set()  # the paths of subscriptions cancelled here
         self._failures: list[int] = []
         self._ids = itertools.count(1)
         self._lock = threading.Lock()
@@ -94,8 +98,22 @@ class FakeStripe:
                 return status, {"error": {"type": "api_error", "message": "Stand-in failure"}}
         if method == "POST" and path == "/v1/checkout/sessions":
             return 200, self._checkout_session(form)
-        if method == "POST" and path.startswith("/v1/subscriptions/"):
-            return 200, self._subscription(path.rsplit("/", 1)[1], form)
+        if method == "POST" and path.endswith("/expire"):
+            session_id = path.split("/")[-2]
+            return 200, {"id": session_id, "object": "checkout.session", "status": "expired"}
+        if method == "GET" and path.startswith("/v1/invoices/"):
+            invoice_id = path.rsplit("/", 1)[1]
+            return 200, {
+                "id": invoice_id,
+                "object": "invoice",
+                "payment_intent": f"pi_{invoice_id}",
+            }
+        if path.startswith("/v1/subscriptions/"):
+            subscription = self._subscription(path.rsplit("/", 1)[1], form)
+            if method == "DELETE" or path in self.canceled:
+                self.canceled.add(path)
+                subscription["status"] = "canceled"
+            return 200, subscription
         if method == "POST" and path == "/v1/refunds":
             return 200, self._refund(form)
         return 404, {"error": {"type": "invalid_request_error", "message": "No such route"}}

@@ -1,0 +1,60 @@
+"""A second payment for something a member already has: recognised, and given back.
+
+One open checkout per thing (``checkout.start_checkout``) keeps members from paying
+twice through us; Stripe can still deliver a second payment (a checkout paid in another
+tab just before it was replaced, a retried payment). ``already_bought`` tells such a
+payment by what it bought; ``give_back`` refunds it in full, and for Premium also ends
+the second subscription at once. The payment stays recorded, marked ``duplicate``.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from sqlmodel import Session, select
+
+from prettyscore.billing import refunds, stripe_client
+from prettyscore.billing.fulfilment import KIND_SUBSCRIPTION
+from prettyscore.billing.models import CheckoutSession
+from prettyscore.billing.service import live_subscriptions
+
+
+def already_bought(db: Session, payment: CheckoutSession, session: dict[str, Any]) -> bool:
+    """Whether the member already has what ``payment`` bought: Premium from another
+    subscription, or the same thing paid by another checkout."""
+    if payment.kind == KIND_SUBSCRIPTION:
+        this_one = session.get("subscription")
+        return any(
+            row.provider_subscription_id != this_one or not this_one
+            for row in live_subscriptions(db, payment.user_id)
+        )
+    earlier = db.exec(
+        select(CheckoutSession.id).where(
+            CheckoutSession.user_id == payment.user_id,
+            CheckoutSession.kind == payment.kind,
+            CheckoutSession.reference_id == payment.reference_id,
+            CheckoutSession.status == "paid",
+            CheckoutSession.duplicate.is_(False),
+            CheckoutSession.id != payment.id,
+        )
+    ).first()
+    return earlier is not None
+
+
+def give_back(db: Session, payment: CheckoutSession, session: dict[str, Any]) -> None:
+    """Refund a duplicate payment in full (Stripe's ``charge.refunded`` then marks it
+    refunded, as for any refund); a second subscription is cancelled at once.
+
+    A Stripe failure propagates: the event is not recorded and Stripe delivers it again,
+    and the refund's idempotency key makes the retry safe.
+    """
+    if payment.test_mode:
+        refunds.record_test_refund(db, payment)
+        return
+    if payment.kind == KIND_SUBSCRIPTION:
+        stripe_client.refund_invoice(payment.invoice_id, idempotency_key=f"refund-{payment.id}")
+        stripe_client.cancel_subscription_now(session["subscription"])
+        return
+    stripe_client.refund_payment_intent(
+        payment.payment_intent_id, idempotency_key=f"refund-{payment.id}"
+    )
