@@ -264,18 +264,19 @@ def approve(db: Session, contestant_id: uuid.UUID, request_id: uuid.UUID | str) 
 
 
 def deny(db: Session, contestant_id: uuid.UUID, request_id: uuid.UUID | str) -> ContactRequest:
-    """The contestant declines: the request is closed and the requester's fee refunded."""
+    """The contestant declines: the request is closed and every payment of its fee
+    refunded."""
     request = _pending_for_contestant(db, contestant_id, request_id)
     request.status = DENIED
     db.add(request)
     db.flush()
-    payment = db.exec(
+    payments = db.exec(
         select(CheckoutSession).where(
             CheckoutSession.kind == KIND_CONTACT_REQUEST,
             CheckoutSession.reference_id == str(request.id),
             CheckoutSession.status == webhooks.PAID,
         )
-    ).first()
-    if payment is not None:
+    ).all()
+    for payment in payments:  # every one: a second payment may not be refunded yet
         refunds.refund_payment(db, payment, failure_text=messages.FAILED_TO_DENY_REQUEST)
     return request
