@@ -25,7 +25,8 @@ from prettyscore.accounts.api_shapes import session_json, user_json
 from prettyscore.accounts.models import User
 from prettyscore.accounts.service import SIGN_OUT_SCOPES, CurrentUser
 from prettyscore.api.bearer import INSUFFICIENT_AAL, bearer_token, require_session
-from prettyscore.api.errors import AUTH_ERRORS, GuardedRoute
+from prettyscore.api.bodies import AuthRoute
+from prettyscore.api.errors import AUTH_ERRORS
 from prettyscore.core import messages
 from prettyscore.core.db import run_in_session
 from prettyscore.core.errors import (
@@ -41,9 +42,7 @@ from prettyscore.partners import referrals
 # The signed-in user at any assurance level (see ``api.bearer``).
 SessionUser = Annotated[CurrentUser, Depends(require_session)]
 
-router = APIRouter(
-    prefix="/auth/v1", tags=["auth"], route_class=GuardedRoute, responses=AUTH_ERRORS
-)
+router = APIRouter(prefix="/auth/v1", tags=["auth"], route_class=AuthRoute, responses=AUTH_ERRORS)
 
 SERVICE_NAME = "PrettyScore Auth"
 SERVICE_VERSION = "1.0.0"

@@ -16,10 +16,11 @@ from pydantic import BaseModel
 from prettyscore.accounts import api_shapes, mfa
 from prettyscore.accounts.service import CurrentUser
 from prettyscore.api.bearer import require_session
-from prettyscore.api.errors import AUTH_ERRORS, GuardedRoute
+from prettyscore.api.bodies import AuthRoute
+from prettyscore.api.errors import AUTH_ERRORS
 from prettyscore.core.db import run_in_session
 
-router = APIRouter(prefix="/auth/v1", tags=["mfa"], route_class=GuardedRoute, responses=AUTH_ERRORS)
+router = APIRouter(prefix="/auth/v1", tags=["mfa"], route_class=AuthRoute, responses=AUTH_ERRORS)
 # Any assurance level: a session opened by the password alone proves its factor here.
 SignedIn = Annotated[CurrentUser, Depends(require_session)]
 

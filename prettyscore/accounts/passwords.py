@@ -17,6 +17,10 @@ _context = CryptContext(
     argon2__parallelism=1,
 )
 
+# Longer passwords are refused (passlib refuses over 4,096 bytes; a thousand characters
+# of up to four bytes each stay under it), and never hashed at sign-in.
+MAX_PASSWORD_LENGTH = 1000
+
 # Hashed once, compared against when an email is unknown, so that a wrong email and a
 # wrong password take the same time and cannot be told apart.
 _DUMMY_HASH = _context.hash("not-a-real-password")
@@ -28,9 +32,10 @@ def hash_password(password: str) -> str:
 
 
 def verify_password(password: str, password_hash: str | None) -> bool:
-    """Whether ``password`` matches; an absent hash still costs one verification."""
-    if password_hash is None:
-        _context.verify(password, _DUMMY_HASH)
+    """Whether ``password`` matches; an absent hash, or a password too long to be one,
+    still costs one verification, so neither can be told from a wrong password."""
+    if password_hash is None or len(password) > MAX_PASSWORD_LENGTH:
+        _context.verify("not-the-password", _DUMMY_HASH)
         return False
     try:
         return _context.verify(password, password_hash)

@@ -86,11 +86,13 @@ def normalize_email(raw: str | None) -> str:
 
 
 def check_password(password: str | None) -> str:
-    """The password if it meets the rules (present, at least 6 characters)."""
+    """The password if it meets the rules (present, 6 to 1,000 characters)."""
     if not password:
         raise ValidationFailed(messages.PASSWORD_REQUIRED, code="password_required")
     if len(password) < MIN_PASSWORD_LENGTH:
         raise ValidationFailed(messages.PASSWORD_TOO_SHORT, code="weak_password")
+    if len(password) > passwords.MAX_PASSWORD_LENGTH:
+        raise ValidationFailed(messages.PASSWORD_TOO_LONG, code="weak_password")
     return password
 
 

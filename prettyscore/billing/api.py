@@ -18,6 +18,7 @@ from starlette.requests import Request
 from starlette.responses import JSONResponse, Response
 from starlette.routing import Route
 
+from prettyscore.api.bodies import BodyTooLarge, read_body
 from prettyscore.billing import stripe_client, webhooks
 
 log = logging.getLogger(__name__)
@@ -52,9 +53,11 @@ def _parse_event(payload: bytes) -> dict | None:
 
 async def stripe_webhook(request: Request) -> Response:
     """Verify, then apply the event once; 200 for new and replayed events alike."""
-    payload = await request.body()
-    if len(payload) > MAX_EVENT_BYTES:
+    try:
+        await read_body(request, MAX_EVENT_BYTES)  # cut off while it arrives
+    except BodyTooLarge:
         return _bad_request("payload too large")
+    payload = await request.body()
     try:
         stripe_client.verify_webhook(payload, request.headers.get("stripe-signature"))
     except stripe_client.InvalidWebhook as error:

@@ -19,6 +19,7 @@ from fastapi.exceptions import RequestValidationError
 from fastapi.responses import JSONResponse
 from starlette.responses import Response
 
+from prettyscore.api.bodies import read_body
 from prettyscore.api.errors import GuardedRoute
 from prettyscore.core import constants, messages
 from prettyscore.core.errors import DomainError
@@ -26,11 +27,6 @@ from prettyscore.core.errors import DomainError
 #: A 10 MB photo as base64, plus room for the rest of the body.
 MAX_BODY_BYTES = (constants.MAX_UPLOAD_BYTES + 2) // 3 * 4 + 64 * 1024
 _KEPT_HEADERS_EXCLUDED = ("content-length", "content-type")
-
-
-class BodyTooLarge(DomainError):
-    status = 413
-    code = "request_too_large"
 
 
 class FunctionRoute(GuardedRoute):
@@ -41,29 +37,13 @@ class FunctionRoute(GuardedRoute):
 
         async def function_handler(request: Request) -> Response:
             try:
-                await read_body(request, MAX_BODY_BYTES)
+                await read_body(request, MAX_BODY_BYTES, messages.FILE_TOO_LARGE)
                 response = await handler(request)
             except (DomainError, RequestValidationError) as error:
                 response = await _error_response(request, error)
             return with_error_field(response) if response.status_code >= 400 else response
 
         return function_handler
-
-
-async def read_body(request: Request, limit: int) -> None:
-    """Read the body into the request (where FastAPI will find it), refusing it as soon
-    as it passes ``limit`` bytes, or at once when its declared length does."""
-    declared = request.headers.get("content-length", "")
-    if declared.isdigit() and int(declared) > limit:
-        raise BodyTooLarge(messages.FILE_TOO_LARGE)
-    chunks, size = [], 0
-    async for chunk in request.stream():
-        size += len(chunk)
-        if size > limit:
-            raise BodyTooLarge(messages.FILE_TOO_LARGE)
-        chunks.append(chunk)
-    # Starlette's Request.body() returns this cached value instead of reading again.
-    request._body = b"".join(chunks)
 
 
 async def _error_response(request: Request, error: Exception) -> Response:
