@@ -4,6 +4,7 @@ import os
 
 import reflex as rx
 
+from prettyscore.core.security_headers import allowed_origins
 from prettyscore.core.settings import get_settings
 from prettyscore.ui.paint_first import PaintFirstPlugin
 from prettyscore.ui.theme import theme_plugin
@@ -20,6 +21,8 @@ config = rx.Config(
     state_manager_mode="redis" if settings.redis_url else "memory",
     redis_url=settings.redis_url,
     api_url=settings.public_url,
+    # Credentialed calls (CORS and the websocket) only from our own pages.
+    cors_allowed_origins=allowed_origins(settings.public_url),
     deploy_url=settings.public_url,
     show_built_with_reflex=False,
     # Radix Themes with only the colour scales and components the pages use

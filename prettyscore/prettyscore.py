@@ -19,6 +19,8 @@ from prettyscore.contact import pages as contact_pages
 from prettyscore.core.constants import MAX_UPLOAD_BYTES
 from prettyscore.core.filled_pages import serve_filled_pages
 from prettyscore.core.page_paths import serve_pages_without_redirect
+from prettyscore.core.security_headers import security_headers
+from prettyscore.core.settings import get_settings
 from prettyscore.core.upload_limits import limit_request_body
 from prettyscore.dashboard import pages as dashboard_pages
 from prettyscore.editor import pages as editor_pages
@@ -51,8 +53,10 @@ app = rx.App(
         partial(serve_filled_pages, fillers={"/dashboard": fill_my_photos}),
         # Pages answer at their own address (/upload), not with a redirect to /upload/.
         serve_pages_without_redirect,
-        # Outermost: upload bodies are cut off at the limit while they arrive.
+        # Upload bodies are cut off at the limit while they arrive.
         partial(limit_request_body, max_bytes=MAX_UPLOAD_BYTES),
+        # Outermost: every answer says who may frame it and what it may load.
+        partial(security_headers, public_url=get_settings().public_url),
     ],
 )
 app.register_lifespan_task(purge_visitor_media_forever)

@@ -68,7 +68,13 @@ def _render_card(result: ScoreResult) -> bytes:
 class ScoreState(AuthState):
     """One tab's trip through upload, analysis and results."""
 
-    visitor_secret: str = rx.Cookie("", name="ps_visitor", path="/", same_site="lax")
+    visitor_secret: str = rx.Cookie(
+        "",
+        name="ps_visitor",
+        path="/",
+        same_site="lax",
+        secure=get_settings().public_url.startswith("https://"),
+    )
     staging: bool = False
     preview_url: str = ""
     enhanced_notice: bool = False
