@@ -2,10 +2,13 @@
 
 The limits (settings, each overridable by env):
 
-* failed password sign-ins: per email (``RATE_LIMIT_SIGN_IN_FAILURES_PER_EMAIL``, 10 per
-  15 minutes) and per client address (``..._PER_ADDRESS``, 30 per 15 minutes). Wrong
-  mailed codes and links count against the same per-address budget. Once a budget is used
-  up, even the right password is refused until the window moves on, or guessing could go on;
+* failed password sign-ins: per email and client address together
+  (``RATE_LIMIT_SIGN_IN_FAILURES_PER_EMAIL_AND_ADDRESS``: 5 per minute, 10 per 15 minutes,
+  20 per hour, so the waits grow with the failures) and per client address
+  (``..._PER_ADDRESS``, 30 per 15 minutes). Wrong mailed codes and links count against the
+  same per-address budget. Once a budget is used up, even the right password is refused
+  from that address until the window moves on, or guessing could go on; nobody can lock
+  an owner out of their account from another address;
 * sign-ups per client address (``RATE_LIMIT_SIGN_UPS_PER_ADDRESS``, 30 per hour);
 * mails (recovery, sign-in code, resend, reauthentication, email change) per client
   address (``RATE_LIMIT_MAILS_PER_ADDRESS``, 30 per hour) and per recipient
@@ -33,24 +36,32 @@ def _email_key(email: str | None) -> str:
     return (email or "").strip().lower()
 
 
+def _pair_tiers() -> list[str]:
+    """The per email-and-address limits, longest window first (it decides the wait)."""
+    tiers = get_settings().rate_limit_sign_in_failures_per_email_and_address.split(";")
+    return [tier.strip() for tier in reversed(tiers) if tier.strip()]
+
+
 def before_password_sign_in(email: str | None, client: str) -> None:
-    """Refuse a sign-in while either failure budget is used up (counts nothing)."""
-    settings, limiter = get_settings(), get_rate_limiter()
-    limiter.enforce(
-        settings.rate_limit_sign_in_failures_per_email,
-        "sign-in-failures-email",
-        _email_key(email),
-        count=False,
-        message=messages.OVER_REQUEST_RATE_LIMIT,
-    )
+    """Refuse a sign-in while a failure budget of this email from this address, or of
+    this address, is used up (counts nothing)."""
+    limiter = get_rate_limiter()
+    for tier in _pair_tiers():
+        limiter.enforce(
+            tier,
+            "sign-in-failures-email-address",
+            _email_key(email),
+            client,
+            count=False,
+            message=messages.OVER_REQUEST_RATE_LIMIT,
+        )
     before_guess(client)
 
 
 def after_failed_sign_in(email: str | None, client: str) -> None:
-    settings, limiter = get_settings(), get_rate_limiter()
-    limiter.hit(
-        settings.rate_limit_sign_in_failures_per_email, "sign-in-failures-email", _email_key(email)
-    )
+    limiter = get_rate_limiter()
+    for tier in _pair_tiers():
+        limiter.hit(tier, "sign-in-failures-email-address", _email_key(email), client)
     after_wrong_guess(client)
 
 

@@ -104,7 +104,10 @@ class Settings:
     otp_ttl_seconds: int = 3600
     otp_max_failed_attempts: int = 5
     flow_state_ttl_seconds: int = 300
-    rate_limit_sign_in_failures_per_email: str = "10 per 15 minutes"
+    # Growing waits, each tier counted on its own: ";" separates them.
+    rate_limit_sign_in_failures_per_email_and_address: str = (
+        "5 per minute; 10 per 15 minutes; 20 per hour"
+    )
     rate_limit_sign_in_failures_per_address: str = "30 per 15 minutes"
     rate_limit_sign_ups_per_address: str = "30 per hour"
     rate_limit_mails_per_address: str = "30 per hour"
@@ -174,7 +177,7 @@ def _auth_settings() -> dict:
     """The authentication service's lifetimes and the rate limits, each overridable by env."""
     defaults = {field.name: field.default for field in dataclasses.fields(Settings)}
     names = (
-        "rate_limit_sign_in_failures_per_email",
+        "rate_limit_sign_in_failures_per_email_and_address",
         "rate_limit_sign_in_failures_per_address",
         "rate_limit_sign_ups_per_address",
         "rate_limit_mails_per_address",

@@ -37,10 +37,10 @@ def assert_rate_limited(answer, code: str = "over_request_rate_limit") -> None:
     assert int(answer.headers["Retry-After"]) >= 1
 
 
-def test_failed_sign_ins_per_email_lock_known_and_unknown_emails_alike(
+def test_failed_sign_ins_per_email_from_one_address_lock_known_and_unknown_emails_alike(
     api, new_email, auth_settings
 ):
-    auth_settings(RATE_LIMIT_SIGN_IN_FAILURES_PER_EMAIL="3 per 15 minutes")
+    auth_settings(RATE_LIMIT_SIGN_IN_FAILURES_PER_EMAIL_AND_ADDRESS="3 per 15 minutes")
     known, unknown = new_email(), new_email()
     sign_up(api, known)
 
@@ -80,7 +80,7 @@ def test_failed_sign_ins_per_address_lock_the_address_for_every_email(
 
 def test_successful_sign_ins_do_not_count(api, new_email, auth_settings):
     auth_settings(
-        RATE_LIMIT_SIGN_IN_FAILURES_PER_EMAIL="2 per 15 minutes",
+        RATE_LIMIT_SIGN_IN_FAILURES_PER_EMAIL_AND_ADDRESS="2 per 15 minutes",
         RATE_LIMIT_SIGN_IN_FAILURES_PER_ADDRESS="2 per 15 minutes",
     )
     email = new_email()

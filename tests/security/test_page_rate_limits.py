@@ -27,7 +27,7 @@ from prettyscore.contact.models import ContactRequest, Message
 from prettyscore.contact.state import ContactState
 from prettyscore.core import messages
 from prettyscore.core.member_limits import wait_phrase
-from prettyscore.core.rate_limits import RateLimited
+from prettyscore.core.rate_limits import RateLimited, get_rate_limiter
 from prettyscore.photos.models import Photo
 from tests.admin.handlers import Reply, call
 from tests.chat.conftest import add_request
@@ -90,24 +90,58 @@ def member_tokens(db, prefix: str = "member"):
 # ---------------------------------------------------------------------------
 # Sign-in, sign-up, recovery: the API's rules and budgets
 # ---------------------------------------------------------------------------
-def test_wrong_passwords_on_the_page_and_the_api_spend_one_budget_per_email(api, db, auth_settings):
-    auth_settings(RATE_LIMIT_SIGN_IN_FAILURES_PER_EMAIL="3 per 15 minutes")
+def test_wrong_passwords_on_the_page_and_the_api_spend_one_budget_per_email_and_address(
+    api, db, auth_settings
+):
+    auth_settings(RATE_LIMIT_SIGN_IN_FAILURES_PER_EMAIL_AND_ADDRESS="3 per 15 minutes")
     known, unknown = new_email(), new_email()
     user_id = sign_up(api, known)["user"]["id"]
 
     replies = {}
     for email in (known, unknown):
         api_failures = [sign_in(api, email, "wrong password") for _ in range(2)]
-        _, page_failure = page_sign_in(email, "wrong password", OTHER_ADDRESS)
+        _, page_failure = page_sign_in(email, "wrong password", API_ADDRESS)
         assert [answer.status_code for answer in api_failures] == [400, 400]
         assert page_failure.toasts == [("error", messages.INVALID_CREDENTIALS)]
-        state, replies[email] = page_sign_in(email, PASSWORD, OTHER_ADDRESS)  # right, too late
+        state, replies[email] = page_sign_in(email, PASSWORD, API_ADDRESS)  # right, too late
         assert state.access_token == ""
 
     assert_refused(replies[known])
     assert replies[known] == replies[unknown]  # nobody learns which email has an account
     assert sign_in(api, known).status_code == 429  # the API keeps counting the same budget
     assert count(db, AuthSession, AuthSession.user_id == uuid.UUID(user_id)) == 1  # sign-up's
+
+
+def test_wrong_passwords_from_elsewhere_never_lock_the_owner_out(api, auth_settings):
+    """Someone guessing a member's password from their own address makes only that
+    address wait; the member signs in from theirs as usual."""
+    auth_settings(RATE_LIMIT_SIGN_IN_FAILURES_PER_EMAIL_AND_ADDRESS="3 per 15 minutes")
+    member = new_email()
+    sign_up(api, member)
+
+    for _ in range(3):
+        assert sign_in(api, member, "wrong password").status_code == 400
+    assert sign_in(api, member).status_code == 429  # the guesser's address waits
+
+    state, owner = page_sign_in(member, PASSWORD, OTHER_ADDRESS)
+    assert owner.toasts == [("success", messages.WELCOME_BACK)]
+    assert state.access_token != ""
+
+
+def test_the_waits_grow_with_the_failures(api, auth_settings):
+    auth_settings(
+        RATE_LIMIT_SIGN_IN_FAILURES_PER_EMAIL_AND_ADDRESS="2 per minute; 4 per 15 minutes"
+    )
+    member = new_email()
+    sign_up(api, member)
+    for _ in range(2):
+        sign_in(api, member, "wrong password")
+    first_wait = int(sign_in(api, member).headers["Retry-After"])
+    get_rate_limiter().clear("2 per minute", "sign-in-failures-email-address", member, API_ADDRESS)
+    for _ in range(2):
+        sign_in(api, member, "wrong password")
+    second_wait = int(sign_in(api, member).headers["Retry-After"])
+    assert first_wait <= 60 < second_wait <= 15 * 60
 
 
 def test_wrong_passwords_on_the_page_lock_the_address_for_the_api_too(api, auth_settings):
