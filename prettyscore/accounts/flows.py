@@ -251,14 +251,17 @@ def send_magic_link(
     """Mail a sign-in code and link; creates the member when unknown and ``create_user``.
 
     Returns the id of a member created here (so the caller may credit a referral), else
-    None. An unknown email with ``create_user`` False is refused, as GoTrue does.
+    None. An unknown email with ``create_user`` False gets no mail and no account, and
+    the same answer, after the same work, as a known one: GoTrue refuses it instead
+    ("Signups not allowed for otp"), which tells anyone which emails have accounts.
     """
     address = service.normalize_email(email)
     user = _user_by_email(db, address)
     created = None
+    if user is None and not create_user:
+        passwords.hash_password(tokens.new_secret())
+        return None
     if user is None:
-        if not create_user:
-            raise ValidationFailed(messages.OTP_SIGNUPS_NOT_ALLOWED, code="otp_disabled")
         user = _create_passwordless_user(db, address, user_metadata)
         created = user.id
     else:
