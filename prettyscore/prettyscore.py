@@ -16,6 +16,7 @@ from prettyscore.billing import pages as billing_pages
 from prettyscore.billing.api import billing_routes
 from prettyscore.chat import pages as chat_pages
 from prettyscore.contact import pages as contact_pages
+from prettyscore.core.browser_key import give_browser_key
 from prettyscore.core.constants import MAX_UPLOAD_BYTES
 from prettyscore.core.filled_pages import serve_filled_pages
 from prettyscore.core.page_paths import serve_pages_without_redirect
@@ -55,6 +56,8 @@ app = rx.App(
         serve_pages_without_redirect,
         # Upload bodies are cut off at the limit while they arrive.
         partial(limit_request_body, max_bytes=MAX_UPLOAD_BYTES),
+        # Every browser gets a key its tabs' states are bound to (core/browser_key.py).
+        partial(give_browser_key, secure=get_settings().public_url.startswith("https://")),
         # Outermost: every answer says who may frame it and what it may load.
         partial(security_headers, public_url=get_settings().public_url),
     ],

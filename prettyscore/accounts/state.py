@@ -13,6 +13,7 @@ events ``load_session`` / ``require_user``, and ``sign_out``. Other states call
 from __future__ import annotations
 
 import logging
+import secrets
 from urllib.parse import quote
 
 import reflex as rx
@@ -20,6 +21,7 @@ import reflex as rx
 from prettyscore.accounts import service
 from prettyscore.accounts.service import CurrentUser, SessionTokens
 from prettyscore.core import messages
+from prettyscore.core.browser_key import browser_key_from
 from prettyscore.core.db import run_in_session
 from prettyscore.core.errors import DomainError
 from prettyscore.core.settings import get_settings
@@ -53,6 +55,9 @@ class AuthState(rx.State):
     user_email: str = ""
     is_admin: bool = False
     session_checked: bool = False
+    # The key of the browser this tab's state serves (core.browser_key): a socket that
+    # does not present it is never treated as this tab's member.
+    _browser_key: str = ""
 
     @rx.var
     def email_short(self) -> str:
@@ -62,7 +67,13 @@ class AuthState(rx.State):
 
     # -- resolving the user ------------------------------------------------
     async def _current_user(self) -> CurrentUser | None:
-        """The signed-in user, renewing the tokens when needed; None when signed out."""
+        """The signed-in user, renewing the tokens when needed; None when signed out, or
+        when this event did not come from the browser this state serves."""
+        if not self._from_own_browser():
+            self._clear_tokens()  # whoever borrowed the tab's token gets nothing from it
+            self._browser_key = ""
+            self.session_checked = True
+            return None
         user, is_admin = await run_in_session(service.resolve_member_with_role, self.access_token)
         if (user is None or service.needs_refresh(user)) and self.refresh_token:
             try:
@@ -80,6 +91,16 @@ class AuthState(rx.State):
             self.signed_in, self.user_email, self.is_admin = True, user.email, is_admin
         self.session_checked = True
         return user
+
+    def _from_own_browser(self) -> bool:
+        """Whether this event's socket carries the key of the browser this state serves
+        (the first event binds the state to its browser's key)."""
+        seen = browser_key_from(self.router.headers.cookie)
+        if not seen:
+            return False
+        if not self._browser_key:
+            self._browser_key = seen
+        return secrets.compare_digest(self._browser_key, seen)
 
     def _apply_tokens(self, tokens: SessionTokens) -> None:
         """Keep a new session's tokens in the browser and show the user as signed in."""

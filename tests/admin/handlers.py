@@ -9,9 +9,11 @@ import json
 import re
 from dataclasses import dataclass
 
+from reflex.istate.data import HeaderData, RouterData
 from reflex.state import BaseState
 
 from prettyscore.accounts.service import SessionTokens
+from prettyscore.core.browser_key import BROWSER_COOKIE
 
 _TOAST = re.compile(r'\["(error|success|info)"\]\(("(?:[^"\\]|\\.)*")')
 
@@ -48,9 +50,14 @@ def _reply(events) -> Reply:
     return Reply(toasts=toasts, redirects=redirects)
 
 
+#: The browser key the test browser's socket presents (core.browser_key).
+BROWSER_HEADERS = HeaderData(cookie=f"{BROWSER_COOKIE}=the-test-browser")
+
+
 def as_user(state_class: type[BaseState], tokens: SessionTokens | None) -> BaseState:
     """A fresh state of ``state_class`` in a browser holding ``tokens`` (None: signed out)."""
     state = state_class()
+    state.router = RouterData(headers=BROWSER_HEADERS)
     if tokens is not None:
         state.access_token, state.refresh_token = tokens.access_token, tokens.refresh_token
     return state

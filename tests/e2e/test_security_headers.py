@@ -8,6 +8,8 @@ import pytest
 import simple_websocket
 from playwright.sync_api import expect
 
+from prettyscore.core.browser_key import BROWSER_COOKIE
+
 pytestmark = pytest.mark.e2e
 
 EVIL = "https://evil.example"
@@ -65,3 +67,10 @@ def test_a_page_cannot_be_framed(page, app_server):
     framed = page.frames[1]
     framed.wait_for_load_state()
     assert framed.url.startswith("chrome-error://"), framed.url
+
+
+def test_the_browser_key_is_out_of_scripts_reach(page, app_server):
+    page.goto(app_server.url("/"))
+    (key,) = [c for c in page.context.cookies() if c["name"] == BROWSER_COOKIE]
+    assert key["httpOnly"] and key["sameSite"] == "Lax"
+    assert BROWSER_COOKIE not in page.evaluate("document.cookie")
