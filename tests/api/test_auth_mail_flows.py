@@ -98,9 +98,7 @@ def test_otp_for_a_known_member_leaves_the_password_working(api, outbox, new_ema
     assert sign_in(api, email).status_code == 200
 
 
-def test_otp_without_sign_ups_answers_an_unknown_email_like_a_known_one(
-    api, db, outbox, new_email
-):
+def test_otp_without_sign_ups_answers_an_unknown_email_like_a_known_one(api, db, outbox, new_email):
     known, unknown = new_email(), new_email()
     sign_up(api, known)
 
