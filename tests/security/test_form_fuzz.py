@@ -7,7 +7,8 @@ nothing, or stores it; what it stored reads back (in a new session) exactly as t
 service's documented normalisation says:
 
 * trimmed of surrounding white space everywhere;
-* NUL and lone surrogates removed (``core.text.storable``: no database can hold them);
+* NUL and lone surrogates removed (``core.text.storable``: no database can hold them),
+  and invisible direction controls ("Bob\u202eevil" would show as "Boblive");
   an Instagram handle loses its leading '@';
 * the leaderboard listing's name and bio are cut to 50 and 200 characters, not refused;
 * a partner's short code keeps only A-Z and 0-9 (upper-cased), the promo code is
@@ -126,9 +127,22 @@ def new_member(db_engine) -> uuid.UUID:
         return user.id
 
 
+#: Invisible characters that change how text around them reads: dropped.
+DIRECTION_CONTROLS = {
+    *map(chr, range(0x202A, 0x202F)),
+    *map(chr, range(0x2066, 0x206A)),
+    *"\u200e\u200f\u061c\u200b\u2060\ufeff",
+}
+
+
 def trimmed(text: str) -> str:
-    """What the services keep of a text field: no NUL, no lone surrogate, no outer blanks."""
-    kept = (char for char in text if char != "\x00" and not 0xD800 <= ord(char) <= 0xDFFF)
+    """What the services keep of a text field: no NUL, no lone surrogate, no direction
+    control, no outer blanks."""
+    kept = (
+        char
+        for char in text
+        if char != "\x00" and not 0xD800 <= ord(char) <= 0xDFFF and char not in DIRECTION_CONTROLS
+    )
     return "".join(kept).strip()
 
 
