@@ -37,6 +37,9 @@ from prettyscore.core.model_types import utcnow
 from prettyscore.core.settings import Settings, get_settings
 
 TEST_CHECKOUT_PATH = "/checkout/test"
+#: Open checkouts a member may have at once (one per thing bought); opening one more
+#: ends the oldest, so abandoned checkouts never pile up.
+MAX_OPEN_CHECKOUTS = 5
 
 #: Where the member returns after paying or cancelling, unless the caller says otherwise.
 RETURN_PATHS: dict[str, tuple[str, str]] = {
@@ -120,6 +123,8 @@ def start_checkout(
         return test_checkout_url(earlier)
     if earlier is not None:
         _retire(earlier)
+    for oldest in _over_the_cap(db, user.id):
+        _retire(oldest)
     default_success, default_cancel = RETURN_PATHS[kind]
     payment = CheckoutSession(
         user_id=user.id,
@@ -157,6 +162,16 @@ def open_checkout(db: Session, user_id: uuid.UUID, kind: str, thing: str) -> Che
             CheckoutSession.status == webhooks.OPEN,
         )
     ).first()
+
+
+def _over_the_cap(db: Session, user_id: uuid.UUID) -> list[CheckoutSession]:
+    """The member's oldest open checkouts that one more would put over the cap."""
+    still_open = db.exec(
+        select(CheckoutSession)
+        .where(CheckoutSession.user_id == user_id, CheckoutSession.status == webhooks.OPEN)
+        .order_by(CheckoutSession.created_at.desc(), CheckoutSession.id)
+    ).all()
+    return list(still_open[MAX_OPEN_CHECKOUTS - 1 :])
 
 
 def test_checkout_url(payment: CheckoutSession) -> str:

@@ -200,3 +200,21 @@ def test_denying_a_request_refunds_every_payment_of_it(db, make_member, fake_str
     db.commit()
     refunded = {call.form["payment_intent"] for call in fake_stripe.calls("/v1/refunds")}
     assert refunded == {"pi_standin_1", "pi_standin_2"}
+
+
+def test_opening_one_checkout_too_many_ends_the_oldest(db, make_member, fake_stripe):
+    member = make_member()
+    for number in range(checkout.MAX_OPEN_CHECKOUTS + 1):
+        checkout.start_checkout(
+            db,
+            member,
+            fulfilment.KIND_CONTACT_REQUEST,
+            amount_cents=10_000,
+            reference_id=f"request-{number}",
+            description="Contact",
+        )
+        db.commit()
+    rows = db.exec(select(CheckoutSession).order_by(CheckoutSession.reference_id)).all()
+    assert [row.status for row in rows] == ["cancelled"] + ["open"] * checkout.MAX_OPEN_CHECKOUTS
+    (expired,) = [call for call in fake_stripe.requests if call.path.endswith("/expire")]
+    assert rows[0].provider_session_id in expired.path
