@@ -163,7 +163,9 @@ class ChatState(AuthState):
     @rx.event
     async def send(self, form_data: dict):
         """Store the message (Enter or the Send button) and wake the other party's page."""
-        text = str(form_data.get("content", self.draft))
+        # A forged event may send anything: only text is a message (else the draft).
+        content = form_data.get("content") if isinstance(form_data, dict) else None
+        text = content if isinstance(content, str) else self.draft
         user = await self._current_user()
         if user is None:
             return self._sign_in_redirect()

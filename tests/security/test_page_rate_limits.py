@@ -317,3 +317,14 @@ def test_a_member_may_send_only_so_many_chat_messages(api, db, auth_settings):
 )
 def test_a_wait_is_told_in_seconds_then_in_minutes(seconds, said):
     assert wait_phrase(seconds) == said
+
+
+@pytest.mark.parametrize("content", [None, 7, ["hi"], {"text": "hi"}], ids=repr)
+def test_a_forged_chat_message_that_is_not_text_stores_nothing(api, db, content):
+    alice, bob = member_tokens(db, "alice"), member_tokens(db, "bob")
+    request = add_request(db, db.get(User, alice.user_id), db.get(User, bob.user_id))
+
+    reply = call(chat_page(alice, request.id), "send", {"content": content})
+
+    assert reply.toasts and reply.toasts[0][0] == "error"
+    assert count(db, Message, Message.contact_request_id == request.id) == 0
