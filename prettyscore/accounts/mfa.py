@@ -50,11 +50,12 @@ CHALLENGE_TTL = timedelta(minutes=5)
 # An enrolment nobody finished is cleared when the member starts another one.
 UNVERIFIED_FACTOR_TTL = timedelta(minutes=5)
 STEP_SECONDS = 30
-# Wrong codes: a challenge is void after 5; a factor refuses codes for a while after 15
-# (the sign-in page takes a new challenge for each try, so the factor's count is the one
-# that stops guessing there).
+# Wrong codes: a challenge is void after 5; a factor refuses codes for a while after 10
+# in 15 minutes, and for the rest of the day after 20 (the sign-in page takes a new
+# challenge for each try, so the factor's counts are the ones that stop guessing there:
+# 20 guesses a day of a million codes, where 15 per 15 minutes allowed 1,440).
 WRONG_CODES_PER_CHALLENGE = "5 per 5 minutes"
-WRONG_CODES_PER_FACTOR = "15 per 15 minutes"
+WRONG_CODES_PER_FACTOR = ("20 per day", "10 per 15 minutes")
 
 
 @dataclass(frozen=True)
@@ -448,11 +449,13 @@ def _refuse_while_locked(challenge_id: uuid.UUID, factor_id: uuid.UUID) -> None:
     limiter = get_rate_limiter()
     if not limiter.allows(WRONG_CODES_PER_CHALLENGE, "mfa-challenge", str(challenge_id)):
         raise TooManyAttempts(messages.MFA_CHALLENGE_TOO_MANY_ATTEMPTS)
-    if not limiter.allows(WRONG_CODES_PER_FACTOR, "mfa-factor", str(factor_id)):
-        raise TooManyAttempts(messages.RATE_LIMIT_EXCEEDED)
+    for tier in WRONG_CODES_PER_FACTOR:
+        if not limiter.allows(tier, "mfa-factor", str(factor_id)):
+            raise TooManyAttempts(messages.RATE_LIMIT_EXCEEDED)
 
 
 def _count_wrong_code(challenge_id: uuid.UUID, factor_id: uuid.UUID) -> None:
     limiter = get_rate_limiter()
     limiter.hit(WRONG_CODES_PER_CHALLENGE, "mfa-challenge", str(challenge_id))
-    limiter.hit(WRONG_CODES_PER_FACTOR, "mfa-factor", str(factor_id))
+    for tier in WRONG_CODES_PER_FACTOR:
+        limiter.hit(tier, "mfa-factor", str(factor_id))

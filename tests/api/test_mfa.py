@@ -25,13 +25,14 @@ from supabase_auth import SyncGoTrueClient
 from supabase_auth.errors import AuthApiError
 from supabase_auth.types import Session as ClientSession
 
-from prettyscore.accounts import api_shapes, service
+from prettyscore.accounts import api_shapes, mfa, service
 from prettyscore.accounts.models import AuthSession, MfaChallenge, MfaFactor, RefreshToken
 from prettyscore.accounts.service import CurrentUser
 from prettyscore.accounts.tokens import hash_secret
 from prettyscore.api.bearer import require_user
 from prettyscore.api.errors import install_error_handlers
 from prettyscore.core import messages
+from prettyscore.core.rate_limits import get_rate_limiter
 from tests.helpers.api_server import serving
 
 PASSWORD = "secret12"
@@ -339,23 +340,46 @@ def test_five_wrong_codes_void_the_challenge_but_not_the_factor(api, db):
     assert accepted.status_code == 200
 
 
-def test_fifteen_wrong_codes_lock_the_factor_whatever_the_challenge(api, db):
-    tokens = new_member(db)
-    factor = enrol(api, tokens)
+def guess_wrong(api, tokens, factor, challenges: int) -> None:
+    """Five wrong codes on each of ``challenges`` new challenges."""
     secret = factor["totp"]["secret"]
-    for _ in range(3):
+    for _ in range(challenges):
         challenge = start_challenge(api, tokens, factor["id"])
         for _ in range(5):
             send_code(api, tokens, factor["id"], challenge["id"], wrong_code(secret))
 
+
+def try_right_code(api, tokens, factor):
     challenge = start_challenge(api, tokens, factor["id"])
-    answer = send_code(api, tokens, factor["id"], challenge["id"], current_code(secret))
+    code = current_code(factor["totp"]["secret"])
+    return send_code(api, tokens, factor["id"], challenge["id"], code)
+
+
+def test_ten_wrong_codes_lock_the_factor_whatever_the_challenge(api, db):
+    tokens = new_member(db)
+    factor = enrol(api, tokens)
+    guess_wrong(api, tokens, factor, challenges=2)
+
+    answer = try_right_code(api, tokens, factor)
 
     assert answer.status_code == 429
     assert answer.json() == {
         "code": "over_request_rate_limit",
         "message": messages.RATE_LIMIT_EXCEEDED,
     }
+
+
+def test_twenty_wrong_codes_lock_the_factor_for_the_day(api, db):
+    tokens = new_member(db)
+    factor = enrol(api, tokens)
+    guess_wrong(api, tokens, factor, challenges=2)
+    quarter_hour = mfa.WRONG_CODES_PER_FACTOR[1]
+    get_rate_limiter().clear(quarter_hour, "mfa-factor", factor["id"])  # 15 minutes later
+    assert try_right_code(api, tokens, factor).status_code == 200
+
+    guess_wrong(api, tokens, factor, challenges=2)  # 20 today
+    get_rate_limiter().clear(quarter_hour, "mfa-factor", factor["id"])  # 15 minutes later
+    assert try_right_code(api, tokens, factor).status_code == 429
 
 
 def test_two_simultaneous_verifications_of_one_code_let_one_through(api, db, api_server):
