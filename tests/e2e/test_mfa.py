@@ -73,20 +73,20 @@ def test_an_authenticator_app_guards_the_sign_in(page, app_server):
     wait_for_path(page, "/auth")
     wait_until_ready(page)
     sign_in(page, address)
-    expect(page.get_by_text(messages.MFA_STEP_HEADING)).to_be_visible()
+    expect(page.get_by_role("heading", name=messages.MFA_STEP_HEADING, exact=True)).to_be_visible()
     expect(code_field(page)).to_have_attribute("autocomplete", "one-time-code")
     expect(code_field(page)).to_have_attribute("inputmode", "numeric")
     assert sign_in_form(page).count() == 0
     assert not [c for c in page.context.cookies() if c["name"] == "ps_access_token" and c["value"]]
     open_page(page, f"{base}/dashboard")  # not signed in yet: back to /auth
     wait_for_path(page, "/auth", "?next=/dashboard")
-    expect(page.get_by_text(messages.MFA_STEP_HEADING)).to_be_visible()
+    expect(page.get_by_role("heading", name=messages.MFA_STEP_HEADING, exact=True)).to_be_visible()
 
     # A wrong code is refused and may be retried; the right one lands on the dashboard.
     code_field(page).fill(a_wrong_code(secret))
     page.get_by_role("button", name=messages.MFA_VERIFY).click()
     expect(page.get_by_text(messages.MFA_INVALID_CODE)).to_be_visible()
-    expect(page.get_by_text(messages.MFA_STEP_HEADING)).to_be_visible()
+    expect(page.get_by_role("heading", name=messages.MFA_STEP_HEADING, exact=True)).to_be_visible()
     code_field(page).fill(fresh_code(secret, after_step=enrolment_step))
     page.get_by_role("button", name=messages.MFA_VERIFY).click()
     expect(page.get_by_text(messages.WELCOME_BACK)).to_be_visible()
@@ -107,11 +107,11 @@ def test_cancelling_the_second_step_goes_back_to_the_password(page, app_server):
 
     open_page(page, f"{base}/auth")
     sign_in(page, address)
-    expect(page.get_by_text(messages.MFA_STEP_HEADING)).to_be_visible()
+    expect(page.get_by_role("heading", name=messages.MFA_STEP_HEADING, exact=True)).to_be_visible()
     page.get_by_role("button", name=messages.MFA_CANCEL).click()
 
     expect(sign_in_form(page)).to_be_visible()
-    expect(page.get_by_text(messages.MFA_STEP_HEADING)).to_have_count(0)
+    expect(page.get_by_role("heading", name=messages.MFA_STEP_HEADING, exact=True)).to_have_count(0)
 
 
 def test_removing_the_authenticator_turns_the_second_step_off(page, app_server):

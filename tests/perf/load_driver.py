@@ -39,6 +39,8 @@ import httpx
 import wsproto
 import wsproto.events as ws_events
 
+from prettyscore.core.browser_key import BROWSER_COOKIE
+
 #: Reflex's root state, the socket.io namespace, and the internal events a page sends.
 ROOT_STATE = "reflex___state____state"
 NAMESPACE = "/_event"
@@ -252,6 +254,9 @@ class ReflexUser:
         self.protocol = protocol
         self.metrics = metrics
         self.token = str(uuid.uuid4())
+        # The key a browser holds in its HttpOnly cookie (prettyscore.core.browser_key):
+        # sent with the socket's handshake and uploads, kept across reconnects.
+        self.browser_key = uuid.uuid4().hex
         self.storage: dict[str, Any] = {}
         self.state: dict[str, dict] = {}
         self.pathname = "/"
@@ -275,7 +280,11 @@ class ReflexUser:
             self.port,
             f"{self.protocol.event_path}/?{params}",
             subprotocols=[self.protocol.reflex_version] if self.protocol.reflex_version else [],
-            headers=[("Origin", self.base_url), ("User-Agent", "prettyscore-load-driver")],
+            headers=[
+                ("Origin", self.base_url),
+                ("User-Agent", "prettyscore-load-driver"),
+                ("Cookie", self._cookie()),
+            ],
         )
         opening = await asyncio.wait_for(self._socket.receive(), timeout)
         if not opening.startswith("0"):
@@ -291,6 +300,9 @@ class ReflexUser:
         elapsed = time.monotonic() - started
         self.metrics.record("connect+hydrate", elapsed)
         return elapsed
+
+    def _cookie(self) -> str:
+        return f"{BROWSER_COOKIE}={self.browser_key}"
 
     def _go_to(self, path: str, query) -> None:
         """Where the tab is: ``path`` may carry a query string (``/auth?next=/x``), as a
@@ -437,6 +449,7 @@ class ReflexUser:
         headers = {
             "Reflex-Client-Token": self.token,
             "Reflex-Event-Handler": self.protocol.handler(short_name),
+            "Cookie": self._cookie(),
         }
         multipart = [("files", (name, data, mime)) for name, data, mime in files]
         async with httpx.AsyncClient(timeout=timeout) as client:

@@ -373,6 +373,7 @@ class Load:
         while not self._stop.is_set():
             user = driver.ReflexUser(self.server.base_url, self.protocol, self.metrics)
             user.token, user.storage = old.token, dict(old.storage)
+            user.browser_key = old.browser_key  # the same browser, so the same key
             try:
                 await user.connect(f"/messages/{chat_id}", query={CHAT_ROUTE_ARG: chat_id})
                 return user
