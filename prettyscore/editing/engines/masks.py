@@ -11,8 +11,9 @@ hardly depends on the photo's resolution, then enlarged and feathered on demand:
 
 - the face box is the largest face MediaPipe's full-range detector finds (the
   short-range one for a face that fills the frame); a centred guess when there is none;
-- Face Mesh, run on a square crop around that face so that it describes that face even
-  in a group photo, gives its outline (``FACE_OVAL``) and the skin's colour;
+- Face Mesh, run as the score's analysis runs it (``face_landmarks.mesh_points``) on a
+  crop around that face, so that it describes that face even in a group photo, gives
+  its outline and the skin's colour;
 - the subject is the selfie segmentation's soft mask, its edges drawn onto the photo's
   own edges (a guided filter), keeping only the person who holds the face, holes filled;
   a photo where it finds no one gets a head-and-shoulders shape around the face guess;
@@ -31,28 +32,13 @@ from dataclasses import dataclass
 import cv2
 import numpy as np
 
-from prettyscore.scoring.engines.mediapipe_models import (
-    FACE_MESH,
-    FULL_RANGE_FACE_DETECTOR,
-    SELFIE_SEGMENTATION,
-    SHORT_RANGE_FACE_DETECTOR,
-)
+from prettyscore.scoring.engines import face_landmarks as landmarks
+from prettyscore.scoring.engines import face_mesh_points as fp
+from prettyscore.scoring.engines.mediapipe_models import SELFIE_SEGMENTATION
 
 WORK_LONG_SIDE = 512
-# A detection is a face from this confidence (the detectors report down to 0.2).
-MIN_FACE_SCORE = 0.5
-# Face Mesh sees a square crop this many face-box sides wide, at most this many pixels.
+# Face Mesh sees a square crop this many face-box sides wide.
 MESH_CROP_RATIO = 2.0
-MESH_CROP_SIDE = 256
-# Face Mesh's ``FACEMESH_FACE_OVAL`` edges walked in order, from the top of the forehead
-# round the right cheek, the chin (152) and back up the left cheek.
-FACE_OVAL = (
-    *(10, 338, 297, 332, 284, 251, 389, 356, 454, 323, 361, 288),
-    *(397, 365, 379, 378, 400, 377, 152, 148, 176, 149, 150, 136),
-    *(172, 58, 132, 93, 234, 127, 162, 21, 54, 103, 67, 109),
-)
-CHIN = 152
-CHEEK_SIDES = (234, 454)
 # The selfie segmentation's share of the photo below which it has found no one.
 MIN_SUBJECT_SHARE = 0.01
 
@@ -75,9 +61,6 @@ class FaceBox:
     def centre_y(self) -> float:
         return self.y + self.h / 2
 
-    def holds(self, x: float, y: float) -> bool:
-        return self.x <= x <= self.x + self.w and self.y <= y <= self.y + self.h
-
 
 def work_copy(image: np.ndarray, long_side: int = WORK_LONG_SIDE) -> tuple[np.ndarray, float]:
     """A copy with long side at most ``long_side``, and the factor it was scaled by."""
@@ -91,29 +74,17 @@ def work_copy(image: np.ndarray, long_side: int = WORK_LONG_SIDE) -> tuple[np.nd
 # --- The face ------------------------------------------------------------------------------
 
 
-def detected_faces(small: np.ndarray, detector) -> list[FaceBox]:
-    """The faces one MediaPipe detector finds in ``small`` (RGB), in its pixels."""
-    height, width = small.shape[:2]
-    faces = []
-    for detection in detector.get().process(small).detections or ():
-        if detection.score[0] >= MIN_FACE_SCORE:
-            box = detection.location_data.relative_bounding_box
-            faces.append(
-                FaceBox(box.xmin * width, box.ymin * height, box.width * width, box.height * height)
-            )
-    return faces
-
-
 def detect_face(small: np.ndarray) -> FaceBox | None:
-    """The largest face in ``small`` (RGB), or None.
+    """The largest face in ``small`` (RGB), or None, found by the analysis' detectors.
 
     The full-range model finds faces from a close portrait to a figure across a room;
     the short-range one is asked only when it finds none (a face filling the frame).
     """
-    for detector in (FULL_RANGE_FACE_DETECTOR, SHORT_RANGE_FACE_DETECTOR):
-        faces = detected_faces(small, detector)
+    for detector in (landmarks.FULL_RANGE, landmarks.SHORT_RANGE):
+        faces = landmarks.detect(small, detector)
         if faces:
-            return max(faces, key=lambda b: (round(b.w * b.h, 3), -b.y, -b.x))
+            face = max(faces, key=lambda f: (round(f.w * f.h, 3), -f.y, -f.x))
+            return FaceBox(face.x, face.y, face.w, face.h)
     return None
 
 
@@ -123,45 +94,13 @@ def centred_box(width: int, height: int) -> FaceBox:
     return FaceBox(width / 2 - side / 2, 0.22 * height, side, side)
 
 
-def square_crop(image: np.ndarray, box: FaceBox) -> tuple[np.ndarray, np.ndarray, float]:
-    """A square around ``box`` (black beyond the photo), at most ``MESH_CROP_SIDE`` wide.
-
-    Returns the crop, its top-left corner in ``image`` and the scale it was resized by.
-    """
-    side = max(8, round(MESH_CROP_RATIO * max(box.w, box.h)))
-    left, top = round(box.centre_x - side / 2), round(box.centre_y - side / 2)
-    height, width = image.shape[:2]
-    inside = image[max(0, top) : max(0, top + side), max(0, left) : max(0, left + side)]
-    crop = cv2.copyMakeBorder(
-        np.ascontiguousarray(inside),
-        max(0, -top),
-        side - inside.shape[0] - max(0, -top),
-        max(0, -left),
-        side - inside.shape[1] - max(0, -left),
-        cv2.BORDER_CONSTANT,
-        value=(0, 0, 0),
-    )
-    scale = min(1.0, MESH_CROP_SIDE / side)
-    if scale < 1.0:
-        crop = cv2.resize(crop, (MESH_CROP_SIDE, MESH_CROP_SIDE), interpolation=cv2.INTER_AREA)
-    return crop, np.array([left, top], np.float32), scale
-
-
 def face_landmarks(image: np.ndarray, box: FaceBox) -> np.ndarray | None:
-    """Face Mesh's 478 points (x, y in ``image``'s pixels) for the face in ``box``, or None.
-
-    The mesh runs on a crop around the face: it then describes this face, not another
-    one in the photo, and a small face is seen at the mesh's own working size.
-    """
-    crop, origin, scale = square_crop(image, box)
-    found = FACE_MESH.get().process(crop).multi_face_landmarks
-    if not found:
-        return None
-    side = crop.shape[0]
-    points = np.array([(p.x, p.y) for p in found[0].landmark], np.float32) * side
-    points = points / scale + origin
-    centre = points[list(FACE_OVAL)].mean(axis=0)
-    return points if box.holds(float(centre[0]), float(centre[1])) else None
+    """Face Mesh's 478 points (x, y in ``image``'s pixels) for the face in ``box``, or
+    None: the analysis' own meshing of a crop around the face, so that it describes this
+    face, not another one in the photo."""
+    face = landmarks.Detection(box.x, box.y, box.w, box.h, score=1.0)
+    points = landmarks.mesh_points(image, face, MESH_CROP_RATIO)
+    return None if points is None else points[:, :2].astype(np.float32)
 
 
 def filled_polygon(shape: tuple[int, int], points: np.ndarray) -> np.ndarray:
@@ -349,7 +288,7 @@ class Regions:
         shape = self.small.shape[:2]
         if self.small_landmarks is None:
             return face_oval(shape, self.small_box).astype(np.float32)
-        return filled_polygon(shape, self.small_landmarks[list(FACE_OVAL)])
+        return filled_polygon(shape, self.small_landmarks[list(fp.FACE_OVAL)])
 
     @functools.cached_property
     def small_lab(self) -> np.ndarray:
@@ -383,9 +322,9 @@ class Regions:
         if self.small_landmarks is None:
             return box.y + 1.05 * box.h, box.y + 0.5 * box.h, box.w
         points = self.small_landmarks
-        sides = points[list(CHEEK_SIDES)]
+        sides = points[list(fp.CHEEKBONES)]
         width = float(np.abs(sides[1, 0] - sides[0, 0]))
-        return float(points[CHIN, 1]), float(sides[:, 1].mean()), max(width, 0.5 * box.w)
+        return float(points[fp.MENTON, 1]), float(sides[:, 1].mean()), max(width, 0.5 * box.w)
 
     @functools.cached_property
     def small_hair(self) -> np.ndarray:
