@@ -57,7 +57,7 @@ app = rx.App(
         # Upload bodies are cut off at the limit while they arrive.
         partial(limit_request_body, max_bytes=MAX_UPLOAD_BYTES),
         # Every browser gets a key its tabs' states are bound to (core/browser_key.py).
-        partial(give_browser_key, secure=get_settings().public_url.startswith("https://")),
+        partial(give_browser_key, secure=get_settings().secure_cookies),
         # Outermost: every answer says who may frame it and what it may load.
         partial(security_headers, public_url=get_settings().public_url),
     ],

@@ -32,8 +32,7 @@ _COOKIE_OPTIONS = {
     "path": "/",
     "same_site": "lax",
     "max_age": get_settings().refresh_token_ttl_seconds,
-    # Sent only over https wherever the site is served over https.
-    "secure": get_settings().public_url.startswith("https://"),
+    "secure": get_settings().secure_cookies,
 }
 
 

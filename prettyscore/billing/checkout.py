@@ -201,7 +201,7 @@ def _insert_only_open(db: Session, payment: CheckoutSession) -> CheckoutSession:
     except IntegrityError as error:
         if payment in db:
             db.expunge(payment)
-        winner = open_checkout(db, payment.user_id, payment.kind, payment.reference_id or "")
+        winner = open_checkout(db, payment.user_id, payment.kind, payment.reference_id)
         if winner is None or not (winner.test_mode and payment.test_mode):
             raise CheckoutFailed(messages.FAILED_TO_START_CHECKOUT) from error
         return winner

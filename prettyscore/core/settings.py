@@ -124,6 +124,11 @@ class Settings:
     def stripe_enabled(self) -> bool:
         return bool(self.stripe_secret_key)
 
+    @property
+    def secure_cookies(self) -> bool:
+        """Cookies are sent only over https wherever the site is served over https."""
+        return self.public_url.startswith("https://")
+
 
 def load_settings() -> Settings:
     """Read the environment now (tests call this after changing it)."""

@@ -73,7 +73,7 @@ class ScoreState(AuthState):
         name="ps_visitor",
         path="/",
         same_site="lax",
-        secure=get_settings().public_url.startswith("https://"),
+        secure=get_settings().secure_cookies,
     )
     staging: bool = False
     preview_url: str = ""
