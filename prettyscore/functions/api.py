@@ -6,6 +6,9 @@ Each route reads its body, calls the service the page calls for the same action,
 shapes the answer as the documents do. Slow work (an edit, a data URL's decoding, a
 render) runs on worker threads, never on the event loop.
 
+A photo sent inline, and each edit made, are temporary files of the member
+(``photos.media_files``): kept for a day, unless a generation starts from one.
+
 Status codes: 400 bad input, 401 no or bad token, 402 a detailed analysis not paid for,
 403 a limit or permission (the free edits, the free videos, a gate, someone else's
 checkout; the documents' dashboard reads 402 as 'add credits', so limits are 403), 404
@@ -55,6 +58,7 @@ from prettyscore.functions.shapes import (
 from prettyscore.gates import service as gates
 from prettyscore.partners import referrals
 from prettyscore.partners.api import remember_referral
+from prettyscore.photos import media_files
 from prettyscore.video import service as video
 
 log = logging.getLogger(__name__)
@@ -100,10 +104,14 @@ def _origins(request: Request) -> set[str]:
     return service.own_origins(str(request.base_url))
 
 
+def _temporary_files(kind: str) -> media_files.TemporaryFiles:
+    """The media store, noting what it writes for the member as their temporary files."""
+    return media_files.TemporaryFiles(get_media_store(), session_scope, kind)
+
+
 async def _source(request: Request, user: CurrentUser, image_url: str) -> service.SourceImage:
-    return await photo_work(
-        service.source_image, get_media_store(), user.id, image_url, _origins(request)
-    )
+    files = _temporary_files(media_files.API_UPLOAD)
+    return await photo_work(service.source_image, files, user.id, image_url, _origins(request))
 
 
 def _discard(source: service.SourceImage) -> None:
@@ -126,7 +134,7 @@ async def edit_photo(body: EditPhotoRequest, request: Request, user: Member):
             outcome = await asyncio.to_thread(
                 editing.edit_photo,
                 session_scope,
-                get_media_store(),
+                _temporary_files(media_files.API_EDIT),
                 owner_key=editing.allowance_key(user.id, None),
                 premium=premium,
                 image_key=source.key,

@@ -1,15 +1,17 @@
-"""Keeping the privacy promise over time: visitors' photos are gone within the hour; and
-the files of a save or an edit that a crash cut short are removed (``photos.pending``)."""
+"""Keeping the privacy promise over time: visitors' photos are gone within the hour; the
+files of a save or an edit that a crash cut short are removed (``photos.pending``); and
+members' temporary files go at the end of their lifetime (``photos.media_files``)."""
 
 from __future__ import annotations
 
 import asyncio
 import logging
+from datetime import UTC, datetime
 
 from prettyscore.core.constants import VISITOR_RESULT_TTL_SECONDS
 from prettyscore.core.db import session_scope
 from prettyscore.core.media import MediaStore, get_media_store
-from prettyscore.photos import pending
+from prettyscore.photos import media_files, pending
 
 log = logging.getLogger(__name__)
 
@@ -31,9 +33,11 @@ async def purge_visitor_media_forever() -> None:
 
 
 def run_once(store: MediaStore, db_factory=session_scope, *, now: float | None = None) -> int:
-    """Delete visitors' files older than an hour and the files of saves a crash cut short;
-    how many files went."""
+    """Delete visitors' files older than an hour, the files of saves a crash cut short and
+    members' temporary files past their lifetime; how many files went."""
     removed = store.purge_visitor_files(VISITOR_RESULT_TTL_SECONDS, now=now)
     if removed:
         log.info("Purged %d visitor files older than an hour", removed)
-    return removed + pending.sweep_unfinished(store, db_factory, now=now)
+    removed += pending.sweep_unfinished(store, db_factory, now=now)
+    moment = None if now is None else datetime.fromtimestamp(now, UTC)
+    return removed + media_files.sweep_expired(store, db_factory, now=moment)

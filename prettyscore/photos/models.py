@@ -12,7 +12,13 @@ from datetime import datetime
 from sqlalchemy import JSON, Index, UniqueConstraint, text
 from sqlmodel import Field, SQLModel
 
-from prettyscore.core.model_types import created_at_field, foreign_key, id_field, json_field
+from prettyscore.core.model_types import (
+    UTCDateTime,
+    created_at_field,
+    foreign_key,
+    id_field,
+    json_field,
+)
 
 
 class Photo(SQLModel, table=True):
@@ -61,6 +67,24 @@ class PhotoEditStep(SQLModel, table=True):
     previous_image_url: str | None = Field(default=None, max_length=512)
     prompt: str = Field(max_length=1000)
     created_at: datetime = created_at_field()
+
+
+class MediaFile(SQLModel, table=True):
+    """A temporary file in a member's folder, one that no other row owns: a photo chosen on
+    the video page, a photo sent to the REST API inline or an edit it made, a clip being
+    rendered. It belongs to the member (it goes with their account) and is kept until
+    ``expires_at``; housekeeping then deletes it, unless a row has come to own it (a saved
+    photo, a video generation), which then keeps it (``photos.media_files``).
+    """
+
+    __tablename__ = "media_files"
+
+    id: uuid.UUID = id_field()
+    user_id: uuid.UUID = foreign_key("users.id")
+    key: str = Field(max_length=128, unique=True)  # the file's media key, u/<user id>/...
+    kind: str = Field(max_length=16)  # what made it (media_files.VIDEO_PICK, ...)
+    created_at: datetime = created_at_field()
+    expires_at: datetime = Field(sa_type=UTCDateTime, nullable=False, index=True)
 
 
 # The leaderboard reads listed photos by score (high first), then oldest first; a partial

@@ -21,11 +21,11 @@ from collections.abc import Callable
 from contextlib import AbstractContextManager
 from pathlib import Path
 
-from sqlalchemy import event, or_
-from sqlmodel import Session, select
+from sqlalchemy import event
+from sqlmodel import Session
 
-from prettyscore.core.media import MediaOwner, MediaStore, media_url
-from prettyscore.photos.models import Photo, PhotoEditStep
+from prettyscore.core.media import MediaOwner, MediaStore
+from prettyscore.photos.media_files import owned_keys
 
 log = logging.getLogger(__name__)
 
@@ -72,13 +72,9 @@ def _write_intent(path: Path, keys: list[str]) -> None:
 
 
 def _owned(db: Session, key: str) -> bool:
-    """Whether a photo or an undo step points at ``key``."""
-    url = media_url(key)
-    photo = select(Photo.id).where(
-        or_(Photo.original_image_url == url, Photo.edited_image_url == url)
-    )
-    step = select(PhotoEditStep.id).where(PhotoEditStep.previous_image_url == url)
-    return db.exec(photo).first() is not None or db.exec(step).first() is not None
+    """Whether a photo (its images or explanation), an undo step or a video points at
+    ``key``."""
+    return key in owned_keys(db, [key])
 
 
 def sweep_unfinished(

@@ -4,6 +4,10 @@ A generation is a row ('processing' on insert, later 'completed' with a video or
 'failed'), so its state survives a page reload and is the same on every worker. The
 free allowance (two generations per non-subscriber, counted as rows) is enforced while
 the member's row is locked, so parallel starts cannot exceed it.
+
+A photo chosen on the page, and a clip while it renders, are temporary files of the
+member (``photos.media_files``); the generation's row takes them over, its photo when it
+starts and its clip when it completes.
 """
 
 from __future__ import annotations
@@ -23,7 +27,9 @@ from prettyscore.core import constants, images, messages
 from prettyscore.core.errors import NotFound, PermissionDenied, ValidationFailed
 from prettyscore.core.media import MediaOwner, MediaStore, key_from_url, media_url, parse_key
 from prettyscore.core.model_types import utcnow
+from prettyscore.photos import media_files
 from prettyscore.photos import service as photos
+from prettyscore.scoring.service import stage_photo
 from prettyscore.video.engines import get_video_engine
 from prettyscore.video.engines.base import clamp_duration
 from prettyscore.video.models import VideoGeneration
@@ -43,9 +49,10 @@ def start_generation(
 ) -> VideoGeneration:
     """Record a new generation if the member may start one; raises the limit message.
 
-    The photo must be a file in the member's own folder (see ``member_source_key``).
+    The photo must be a file in the member's own folder (see ``member_source_key``); the
+    generation owns it from now on (it is no longer a temporary file).
     """
-    member_source_key(user_id, source_image_url)
+    source_key = member_source_key(user_id, source_image_url)
     # Lock the member's row first (a write): on PostgreSQL a row lock, on SQLite the
     # database's write lock. Concurrent starts then count one after the other.
     db.execute(update(User).where(User.id == user_id).values(updated_at=User.updated_at))
@@ -66,7 +73,16 @@ def start_generation(
     )
     db.add(job)
     db.flush()
+    media_files.claim(db, source_key)
     return job
+
+
+def stage_source(db_factory, store: MediaStore, user_id: uuid.UUID, data: bytes) -> str:
+    """Check a photo chosen on the video page and keep it in the member's folder as a
+    temporary file (kept for ``media_files.LIFETIME`` unless a generation starts from
+    it); returns its media key. Slow: call it on a worker thread."""
+    files = media_files.TemporaryFiles(store, db_factory, media_files.VIDEO_PICK)
+    return stage_photo(files, MediaOwner.member(user_id), data)
 
 
 def member_source_key(user_id: uuid.UUID, source_image_url: str | None) -> str:
@@ -122,7 +138,8 @@ def render_generation(db_factory, store: MediaStore, job_id: uuid.UUID) -> None:
             get_video_engine().render(
                 image, prompt=prompt, duration_seconds=duration, output_path=clip
             )
-            key = store.save(clip.read_bytes(), owner=MediaOwner.member(user_id), ext="mp4")
+            clips = media_files.TemporaryFiles(store, db_factory, media_files.VIDEO_CLIP)
+            key = clips.save(clip.read_bytes(), owner=MediaOwner.member(user_id), ext="mp4")
         outcome = {"status": "completed", "video_url": media_url(key)}
     except Exception as error:
         log.warning("Video generation %s failed: %s", job_id, error)
@@ -133,6 +150,8 @@ def render_generation(db_factory, store: MediaStore, job_id: uuid.UUID) -> None:
             .where(VideoGeneration.id == job_id)
             .values(finished_at=utcnow(), **outcome)
         )
+        if outcome["status"] == "completed":
+            media_files.claim(db, key)  # the generation owns its clip now
 
 
 def fail_stale_generations(db: Session, older_than: timedelta = STALE_AFTER) -> int:

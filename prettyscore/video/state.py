@@ -20,10 +20,9 @@ from prettyscore.accounts.state import AuthState
 from prettyscore.core import constants, messages
 from prettyscore.core.db import run_in_session, session_scope
 from prettyscore.core.errors import DomainError
-from prettyscore.core.media import MediaOwner, get_media_store, key_from_url, media_url
+from prettyscore.core.media import get_media_store, key_from_url, media_url
 from prettyscore.core.model_types import utcnow
 from prettyscore.core.workers import database_work, photo_work
-from prettyscore.scoring import service as scoring
 from prettyscore.video import service
 from prettyscore.video.engines.base import DEFAULT_DURATION_SECONDS, clamp_duration
 
@@ -128,7 +127,7 @@ class VideoState(AuthState):
         data = await files[0].read(constants.MAX_UPLOAD_BYTES + 1)
         try:
             key = await photo_work(
-                scoring.stage_photo, get_media_store(), MediaOwner.member(user.id), data
+                service.stage_source, session_scope, get_media_store(), user.id, data
             )
         except DomainError:
             return rx.toast.error(messages.PLEASE_UPLOAD_IMAGE_FILE)

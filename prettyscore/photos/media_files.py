@@ -1,0 +1,211 @@
+"""Temporary files in members' folders: each has an owner row and a lifetime.
+
+Most files in a member's folder belong to a row that points at them: a saved photo (its
+original, edit and explanation picture), a step of its undo stack, a video generation
+(its photo and its clip). A few are written before, or without, any such row: a photo
+chosen on the video page, a photo sent inline to the REST API, an edit the REST API
+returns, a clip while it is rendered. Each of those is first noted as a ``MediaFile``
+(the member, its key, what made it, until when it is kept), and only then written.
+
+- Housekeeping (``sweep_expired``) deletes a temporary file and its row once its lifetime
+  is over, unless a row has come to own the file meanwhile (a saved photo, a video
+  generation started from it): that file stays, and only its temporary row goes.
+- A row that takes a file over at once drops its temporary row itself (``claim``).
+- Deleting the account deletes the rows with the member (ON DELETE CASCADE) and the files
+  with the member's folder.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import logging
+import uuid
+from collections.abc import Callable, Iterable
+from contextlib import AbstractContextManager
+from datetime import datetime, timedelta
+
+from sqlalchemy import delete, or_
+from sqlalchemy.exc import IntegrityError
+from sqlmodel import Session, select
+
+from prettyscore.core.media import (
+    MEMBER,
+    InvalidMediaKey,
+    MediaOwner,
+    MediaStore,
+    media_url,
+    parse_key,
+)
+from prettyscore.core.model_types import utcnow
+from prettyscore.photos.models import MediaFile, Photo, PhotoEditStep
+from prettyscore.video.models import VideoGeneration
+
+log = logging.getLogger(__name__)
+
+DbFactory = Callable[[], AbstractContextManager[Session]]
+
+#: What made a temporary file (``MediaFile.kind``).
+VIDEO_PICK = "video_pick"  # a photo chosen on the video page
+API_UPLOAD = "api_upload"  # a photo sent inline (a data URL) to a REST function
+API_EDIT = "api_edit"  # the result of the REST function edit-photo
+VIDEO_CLIP = "video_clip"  # a clip being rendered (its generation takes it over)
+
+#: How long a temporary file is kept: a day, ample for using what the page or a REST
+#: client was just given (animating the chosen photo, editing an edit again).
+LIFETIME = timedelta(hours=24)
+#: Expired rows handled per transaction by the sweep.
+SWEEP_BATCH = 500
+
+
+class MemberGone(RuntimeError):
+    """The member's account was deleted while one of their files was being written."""
+
+
+class TemporaryFiles(MediaStore):
+    """The media store, noting every file it writes into a member's folder as that
+    member's temporary file (``kind``, kept for ``lifetime``) before writing it.
+
+    The row is committed before the file exists, so a process killed in between leaves a
+    row without a file (which the sweep drops), never a file without an owner. Files of
+    visitors' folders pass through unnoted: visitors' files are purged within the hour.
+    """
+
+    def __init__(
+        self, store: MediaStore, db_factory: DbFactory, kind: str, lifetime: timedelta = LIFETIME
+    ):
+        super().__init__(store.root)
+        self._db_factory = db_factory
+        self.kind = kind
+        self.lifetime = lifetime
+
+    def save(self, data: bytes, *, owner: MediaOwner, ext: str) -> str:
+        key = self.new_key(owner=owner, ext=ext)
+        if owner.kind != MEMBER:
+            self.write(key, data)
+            return key
+        try:
+            with self._db_factory() as db:
+                note(db, key, self.kind, self.lifetime)
+        except IntegrityError as error:  # the member's row is gone (the foreign key)
+            raise MemberGone("The account was deleted") from error
+        self.write(key, data)
+        with self._db_factory() as db:
+            still_noted = db.exec(select(MediaFile.id).where(MediaFile.key == key)).first()
+        if still_noted is None:  # the account was deleted while the file was written
+            self.delete(key)
+            raise MemberGone("The account was deleted")
+        return key
+
+
+def note(db: Session, key: str, kind: str, lifetime: timedelta = LIFETIME) -> MediaFile:
+    """Record ``key`` (a file in a member's folder) as that member's temporary file."""
+    owner = parse_key(key).owner
+    if owner.kind != MEMBER:
+        raise InvalidMediaKey("Only a member's file has an owner row")
+    now = utcnow()
+    row = MediaFile(
+        user_id=uuid.UUID(owner.owner_id),
+        key=key,
+        kind=kind,
+        created_at=now,
+        expires_at=now + lifetime,
+    )
+    db.add(row)
+    db.flush()
+    return row
+
+
+def claim(db: Session, key: str | None) -> None:
+    """A row of ``db``'s transaction now owns ``key``: it is no longer temporary."""
+    if key:
+        db.execute(delete(MediaFile).where(MediaFile.key == key))
+
+
+def owned_keys(db: Session, keys: Iterable[str]) -> set[str]:
+    """Those of ``keys`` (files in members' folders) that a saved photo, a step of a
+    photo's undo stack or a video generation points at."""
+    urls: dict[str, str] = {}
+    users: set[uuid.UUID] = set()
+    for key in keys:
+        with contextlib.suppress(InvalidMediaKey, ValueError):
+            owner = parse_key(key).owner
+            if owner.kind == MEMBER:
+                urls[media_url(key)] = key
+                users.add(uuid.UUID(owner.owner_id))
+    if not urls:
+        return set()
+    # Each query is narrowed to the files' owners first, so it reads by their user index.
+    wanted = list(urls)
+    photo_columns = (Photo.original_image_url, Photo.edited_image_url, Photo.explanation_image_url)
+    found: set[str | None] = set()
+    for column in photo_columns:
+        found.update(
+            db.exec(select(column).where(Photo.user_id.in_(users), column.in_(wanted))).all()
+        )
+    found.update(
+        db.exec(
+            select(PhotoEditStep.previous_image_url)
+            .join(Photo, Photo.id == PhotoEditStep.photo_id)
+            .where(Photo.user_id.in_(users), PhotoEditStep.previous_image_url.in_(wanted))
+        ).all()
+    )
+    videos = db.exec(
+        select(VideoGeneration.source_image_url, VideoGeneration.video_url).where(
+            VideoGeneration.user_id.in_(users),
+            or_(
+                VideoGeneration.source_image_url.in_(wanted),
+                VideoGeneration.video_url.in_(wanted),
+            ),
+        )
+    ).all()
+    for source, video in videos:
+        found.update((source, video))
+    return {urls[url] for url in found if url in urls}
+
+
+def sweep_expired(store: MediaStore, db_factory: DbFactory, *, now: datetime | None = None) -> int:
+    """Delete the temporary files whose lifetime is over, with their rows; a file that a
+    row has come to own stays (only its temporary row goes). How many files went.
+
+    Files go before their rows are committed: a failure in between leaves rows whose
+    files are gone (dropped next time), never a file without an owner.
+    """
+    moment = now or utcnow()
+    removed = 0
+    while True:
+        with db_factory() as db:
+            rows = db.exec(
+                select(MediaFile.id, MediaFile.key)
+                .where(MediaFile.expires_at <= moment)
+                .order_by(MediaFile.expires_at)
+                .limit(SWEEP_BATCH)
+            ).all()
+            kept = owned_keys(db, (key for _id, key in rows))
+            done = []
+            for row_id, key in rows:
+                if key in kept:
+                    done.append(row_id)
+                    continue
+                gone, deleted = _delete_file(store, key)
+                removed += deleted
+                if gone:
+                    done.append(row_id)
+            if done:
+                db.execute(delete(MediaFile).where(MediaFile.id.in_(done)))
+        if len(rows) < SWEEP_BATCH or len(done) < len(rows):
+            break  # all done, or files that could not go wait for the next round
+    if removed:
+        log.info("Deleted %d temporary member files past their lifetime", removed)
+    return removed
+
+
+def _delete_file(store: MediaStore, key: str) -> tuple[bool, bool]:
+    """(whether the file is gone now, whether this call deleted it)."""
+    try:
+        deleted = store.delete(key)
+    except InvalidMediaKey:
+        return True, False  # not a file of ours: nothing to delete
+    except OSError:
+        log.warning("Could not delete the temporary file %s", key, exc_info=True)
+        return False, False
+    return True, deleted
