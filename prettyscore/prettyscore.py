@@ -18,6 +18,7 @@ from prettyscore.chat import pages as chat_pages
 from prettyscore.contact import pages as contact_pages
 from prettyscore.core.browser_key import give_browser_key
 from prettyscore.core.constants import MAX_UPLOAD_BYTES
+from prettyscore.core.event_arguments import guard_event_arguments
 from prettyscore.core.filled_pages import serve_filled_pages
 from prettyscore.core.page_paths import serve_pages_without_redirect
 from prettyscore.core.security_headers import security_headers
@@ -63,6 +64,8 @@ app = rx.App(
     ],
 )
 app.register_lifespan_task(purge_visitor_media_forever)
+# Every event's arguments must match its handler's annotations, or it does not run.
+guard_event_arguments(app)
 
 site_pages.register(app)
 accounts_pages.register(app)

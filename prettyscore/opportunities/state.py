@@ -9,10 +9,11 @@ from __future__ import annotations
 
 import dataclasses
 import logging
-from typing import Any, TypedDict
+from typing import Any
 
 import reflex as rx
 from sqlalchemy.exc import SQLAlchemyError
+from typing_extensions import TypedDict  # pydantic reads it before Python 3.12
 
 from prettyscore.accounts.state import AuthState
 from prettyscore.core import messages

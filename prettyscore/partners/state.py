@@ -9,9 +9,9 @@ from __future__ import annotations
 
 import dataclasses
 import logging
-from typing import TypedDict
 
 import reflex as rx
+from typing_extensions import TypedDict  # pydantic reads it before Python 3.12
 
 from prettyscore.accounts.state import AuthState
 from prettyscore.billing.checkout import format_amount

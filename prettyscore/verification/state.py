@@ -8,9 +8,10 @@ from __future__ import annotations
 
 import dataclasses
 import logging
-from typing import Any, TypedDict
+from typing import Any
 
 import reflex as rx
+from typing_extensions import TypedDict  # pydantic reads it before Python 3.12
 
 from prettyscore.accounts.state import AuthState
 from prettyscore.billing.state import format_date
