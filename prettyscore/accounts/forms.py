@@ -149,7 +149,7 @@ class AuthFormState(FormState):
         finally:
             self.submitting = False
         self._forget_second_step()
-        return self._signed_in(tokens, messages.WELCOME_BACK)
+        return await self._signed_in(tokens, messages.WELCOME_BACK)
 
     @rx.event
     async def cancel_second_step(self):
@@ -200,10 +200,10 @@ class AuthFormState(FormState):
             self.second_step_factors = choices
             self.second_step = True
             return None
-        return self._signed_in(tokens, success_text)
+        return await self._signed_in(tokens, success_text)
 
-    def _signed_in(self, tokens: SessionTokens, success_text: str):
-        self._apply_tokens(tokens)
+    async def _signed_in(self, tokens: SessionTokens, success_text: str):
+        await self._apply_tokens(tokens)
         return [rx.toast.success(success_text), rx.redirect(self._next_path())]
 
 
@@ -238,5 +238,5 @@ class ResetPasswordState(FormState):
         )
         if tokens is None:
             return refusal
-        self._apply_tokens(tokens)
+        await self._apply_tokens(tokens)
         return [rx.toast.success(messages.PASSWORD_UPDATED), rx.redirect("/dashboard")]

@@ -1,8 +1,10 @@
 """Accounts tables: users, sessions with rotating refresh tokens, recovery, roles, profiles.
 
-The documents' Session entity (access_token, refresh_token, expires_at, ...) is what the
-browser holds; here we keep what the server needs to trust it: the session row (revoked
-on sign-out) and the hashes of its refresh tokens, never the tokens themselves.
+The documents' Session entity (access_token, refresh_token, expires_at, ...) is what API
+clients hold; here we keep what the server needs to trust it: the session row (revoked
+on sign-out) and the hashes of its refresh tokens, never the tokens themselves. A
+browser holds only the access token: its refresh token stays here, found by the hash of
+the browser's HttpOnly key (``BrowserSession``).
 """
 
 from __future__ import annotations
@@ -75,6 +77,22 @@ class RefreshToken(SQLModel, table=True):
     used_at: datetime | None = timestamp_field()
     expires_at: datetime = timestamp_field(nullable=False)
     created_at: datetime = created_at_field()
+
+
+class BrowserSession(SQLModel, table=True):
+    """The session a browser is signed in to: its current refresh token, found by the
+    SHA-256 of the browser's key (``core.browser_key``, an HttpOnly cookie).
+
+    The browser never holds the refresh token, so no script in a page can read it: the
+    server renews the browser's access token when the browser's event socket presents the
+    key, and rotates the refresh token here. Revoking the session removes the row.
+    """
+
+    __tablename__ = "auth_browser_sessions"
+
+    key_hash: str = Field(primary_key=True, max_length=64)
+    refresh_token_id: uuid.UUID = foreign_key("refresh_tokens.id")
+    updated_at: datetime = created_at_field()
 
 
 class PasswordRecoveryToken(SQLModel, table=True):

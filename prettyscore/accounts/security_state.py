@@ -83,7 +83,7 @@ class SecurityState(AuthState):
         )
         if tokens is None:
             return refusal
-        self._apply_tokens(tokens)
+        await self._apply_tokens(tokens)
         self._close_enrolment()
         await self._reload_factors()
         return rx.toast.success(messages.SECURITY_FACTOR_ADDED)

@@ -13,14 +13,16 @@ from dataclasses import dataclass
 from datetime import datetime, timedelta
 
 from email_validator import EmailNotValidError, validate_email
-from sqlalchemy import exists, update
+from sqlalchemy import delete, exists, update
 from sqlalchemy import select as sa_select
+from sqlalchemy.dialects import postgresql, sqlite
 from sqlalchemy.exc import IntegrityError
 from sqlmodel import Session, select
 
 from prettyscore.accounts import passwords, tokens
 from prettyscore.accounts.models import (
     AuthSession,
+    BrowserSession,
     MfaFactor,
     PasswordRecoveryToken,
     Profile,
@@ -46,9 +48,13 @@ REFRESH_REUSE_GRACE = timedelta(seconds=10)
 REFRESH_MARGIN_SECONDS = 60
 
 
+_INSERTS = {"sqlite": sqlite.insert, "postgresql": postgresql.insert}
+
+
 @dataclass(frozen=True)
 class SessionTokens:
-    """What the browser keeps: the documents' Session entity."""
+    """The documents' Session entity: what an API client keeps. A browser keeps only the
+    access token; its refresh token is bound to the browser's key (``bind_browser``)."""
 
     access_token: str
     refresh_token: str
@@ -212,8 +218,11 @@ def refresh_session(db: Session, refresh_token: str | None) -> SessionTokens:
     A token spent earlier than the grace interval is a replay: the whole session is
     revoked, so whoever holds any of its tokens is signed out.
     """
+    return _rotate(db, _find_refresh_token(db, refresh_token))
+
+
+def _rotate(db: Session, record: RefreshToken) -> SessionTokens:
     now = utcnow()
-    record = _find_refresh_token(db, refresh_token)
     session = db.get(AuthSession, record.session_id)
     if session is None or session.revoked_at is not None or record.expires_at <= now:
         raise NotAuthenticated(messages.SESSION_EXPIRED, code="refresh_token_not_found")
@@ -296,12 +305,120 @@ def sign_out(db: Session, access_token: str | None, scope: str = "local") -> Non
 
 
 def _revoke(db: Session, session_ids: list[uuid.UUID], *, reason: str, now: datetime) -> None:
+    """End the sessions; the browsers signed in to them are no longer bound to them."""
     if not session_ids:
         return
     db.execute(
         update(AuthSession)
         .where(AuthSession.id.in_(session_ids), AuthSession.revoked_at.is_(None))
         .values(revoked_at=now, revoked_reason=reason)
+    )
+    of_sessions = sa_select(RefreshToken.id).where(RefreshToken.session_id.in_(session_ids))
+    db.execute(delete(BrowserSession).where(BrowserSession.refresh_token_id.in_(of_sessions)))
+
+
+# ---------------------------------------------------------------------------
+# Browsers: the refresh token stays on the server, bound to the browser's key
+# ---------------------------------------------------------------------------
+# A page's scripts can read the cookies the app itself writes, so a browser does not keep
+# a refresh token: the server keeps which one is current for each browser, under the hash
+# of the browser's HttpOnly key (core.browser_key), and renews the browser's access token
+# when its event socket presents that key. Tabs of one browser share the key, so they
+# share the session, and a restarted server finds it in the database.
+
+
+def bind_browser(db: Session, browser_key: str, refresh_token: str) -> None:
+    """From now on the browser with ``browser_key`` is signed in to the session of
+    ``refresh_token`` (in place of any other), and renews it with its key alone."""
+    if not browser_key:
+        raise NotAuthenticated(messages.SESSION_EXPIRED, code="session_not_found")
+    record = _find_refresh_token(db, refresh_token)
+    now = utcnow()
+    insert = _INSERTS[db.get_bind().dialect.name]
+    db.execute(
+        insert(BrowserSession)
+        .values(
+            key_hash=tokens.hash_secret(browser_key), refresh_token_id=record.id, updated_at=now
+        )
+        .on_conflict_do_update(
+            index_elements=["key_hash"], set_={"refresh_token_id": record.id, "updated_at": now}
+        )
+    )
+
+
+def renew_browser_session(db: Session, browser_key: str) -> SessionTokens | None:
+    """New tokens for the session the browser is signed in to (its refresh token
+    rotated on the server); None, and the browser unbound, when it has no open session."""
+    binding = _browser_binding(db, browser_key)
+    if binding is None:
+        return None
+    record = db.get(RefreshToken, binding.refresh_token_id)
+    try:
+        if record is None:
+            raise NotAuthenticated(messages.SESSION_EXPIRED, code="refresh_token_not_found")
+        fresh = _rotate(db, record)
+    except NotAuthenticated:
+        _unbind(db, browser_key)
+        return None
+    bind_browser(db, browser_key, fresh.refresh_token)
+    return fresh
+
+
+def adopt_browser_refresh_token(
+    db: Session, browser_key: str, refresh_token: str
+) -> SessionTokens | None:
+    """Move a session whose refresh token the browser still holds in a cookie (as earlier
+    versions kept it) to the server: the token is spent, its successor bound to the
+    browser. None when the token no longer renews anything."""
+    try:
+        fresh = refresh_session(db, refresh_token)
+    except NotAuthenticated:
+        return None
+    bind_browser(db, browser_key, fresh.refresh_token)
+    return fresh
+
+
+def sign_out_browser(db: Session, browser_key: str, access_token: str | None) -> None:
+    """Sign the browser out: end the session of its access token and the one it is bound
+    to, and unbind it."""
+    sign_out(db, access_token, "local")
+    binding = _browser_binding(db, browser_key)
+    if binding is not None:
+        record = db.get(RefreshToken, binding.refresh_token_id)
+        if record is not None:
+            _revoke(db, [record.session_id], reason="sign_out_local", now=utcnow())
+        _unbind(db, browser_key)
+
+
+def browser_member(db: Session, browser_key: str | None) -> uuid.UUID | None:
+    """The member the browser is signed in to, without renewing anything (a request for
+    an image cannot take new tokens): the bound refresh token must be unexpired, unspent
+    (or spent within the grace of a rotation racing this request), of an open session
+    that lacks no second factor."""
+    binding = _browser_binding(db, browser_key)
+    if binding is None:
+        return None
+    record = db.get(RefreshToken, binding.refresh_token_id)
+    now = utcnow()
+    if record is None or record.expires_at <= now:
+        return None
+    if record.used_at is not None and now - record.used_at > REFRESH_REUSE_GRACE:
+        return None
+    session = db.get(AuthSession, record.session_id)
+    if session is None or session.revoked_at is not None:
+        return None
+    if lacks_second_factor(db, session.user_id, session.aal):
+        return None
+    return session.user_id
+
+
+def _browser_binding(db: Session, browser_key: str | None) -> BrowserSession | None:
+    return db.get(BrowserSession, tokens.hash_secret(browser_key)) if browser_key else None
+
+
+def _unbind(db: Session, browser_key: str) -> None:
+    db.execute(
+        delete(BrowserSession).where(BrowserSession.key_hash == tokens.hash_secret(browser_key))
     )
 
 

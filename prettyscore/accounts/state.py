@@ -1,9 +1,12 @@
-"""Reflex state for the signed-in user: tokens in the browser, identity on the server.
+"""Reflex state for the signed-in user: identity on the server, bound to the browser.
 
-The browser keeps the session's access and refresh tokens in cookies (so they survive a
-reload, a new tab, or a restarted backend worker); every page load and every protected
-action resolves the user from them on the server, renewing the pair when the access
-token is near expiry. Nothing the browser sends besides those tokens decides who it is.
+The browser keeps the session's short-lived access token in a cookie; its refresh token
+never reaches the browser. The server keeps it bound to the browser's HttpOnly key
+(``core.browser_key``, which no script can read) and renews the access token when the
+tab's event socket presents that key, so the session survives a reload, a new tab, or a
+restarted backend worker. Every page load and every protected action resolves the user
+on the server; nothing the browser sends besides its key and its access token decides
+who it is.
 
 Pages use ``signed_in``, ``user_email``, ``email_short``, ``is_admin``, the on_load
 events ``load_session`` / ``require_user``, and ``sign_out``. Other states call
@@ -23,7 +26,6 @@ from prettyscore.accounts.service import CurrentUser, SessionTokens
 from prettyscore.core import messages
 from prettyscore.core.browser_key import browser_key_from
 from prettyscore.core.db import run_in_session
-from prettyscore.core.errors import DomainError
 from prettyscore.core.settings import get_settings
 
 log = logging.getLogger(__name__)
@@ -31,7 +33,6 @@ log = logging.getLogger(__name__)
 _COOKIE_OPTIONS = {
     "path": "/",
     "same_site": "lax",
-    "max_age": get_settings().refresh_token_ttl_seconds,
     "secure": get_settings().secure_cookies,
 }
 
@@ -48,8 +49,18 @@ def safe_next_path(raw: str | None, default: str = "/dashboard") -> str:
 class AuthState(rx.State):
     """Who is using this browser tab, resolved on the server from the session tokens."""
 
-    access_token: str = rx.Cookie("", name="ps_access_token", **_COOKIE_OPTIONS)
-    refresh_token: str = rx.Cookie("", name="ps_refresh_token", **_COOKIE_OPTIONS)
+    access_token: str = rx.Cookie(
+        "",
+        name="ps_access_token",
+        max_age=get_settings().access_token_ttl_seconds,
+        **_COOKIE_OPTIONS,
+    )
+    # Earlier versions kept the refresh token in this cookie, where scripts could read it.
+    # A browser that still holds one sends it here once: its session moves to the server
+    # (the token is spent) and the cookie is removed (Max-Age=0 whenever it is written).
+    retired_refresh_token: str = rx.Cookie(
+        "", name="ps_refresh_token", max_age=0, **_COOKIE_OPTIONS
+    )
     signed_in: bool = False
     user_email: str = ""
     is_admin: bool = False
@@ -73,14 +84,13 @@ class AuthState(rx.State):
             self._browser_key = ""
             self.session_checked = True
             return None
+        if self.retired_refresh_token:
+            await self._adopt_retired_refresh_token()
         user, is_admin = await run_in_session(service.resolve_member_with_role, self.access_token)
-        if (user is None or service.needs_refresh(user)) and self.refresh_token:
-            try:
-                fresh = await run_in_session(service.refresh_session, self.refresh_token)
-            except DomainError:
-                fresh = None
+        if user is None or service.needs_refresh(user):
+            fresh = await run_in_session(service.renew_browser_session, self._browser_key)
             if fresh is not None:
-                self._apply_tokens(fresh)
+                self._show_tokens(fresh)
                 user, is_admin = await run_in_session(
                     service.resolve_member_with_role, fresh.access_token
                 )
@@ -101,32 +111,49 @@ class AuthState(rx.State):
             self._browser_key = seen
         return secrets.compare_digest(self._browser_key, seen)
 
-    def _apply_tokens(self, tokens: SessionTokens) -> None:
-        """Keep a new session's tokens in the browser and show the user as signed in."""
+    async def _apply_tokens(self, tokens: SessionTokens) -> None:
+        """Sign this browser in to a new session: its refresh token is bound to the
+        browser's key on the server, its access token kept in the browser. Nothing is
+        applied for a socket that does not present the key of the browser this state
+        serves (a borrowed tab token signs nobody in)."""
+        if not self._from_own_browser():
+            return
+        await run_in_session(service.bind_browser, self._browser_key, tokens.refresh_token)
+        self._show_tokens(tokens)
+
+    def _show_tokens(self, tokens: SessionTokens) -> None:
+        """Keep the access token in the browser and show the user as signed in."""
         self.access_token = tokens.access_token
-        self.refresh_token = tokens.refresh_token
         self.signed_in = True
         self.user_email = tokens.email
 
-    def _forget_session(self) -> None:
-        """Show no user; clear the browser's tokens only if this state held some.
+    async def _adopt_retired_refresh_token(self) -> None:
+        """Move the session of a refresh token an earlier version left in a cookie to the
+        server, and remove the cookie."""
+        retired, self.retired_refresh_token = self.retired_refresh_token, ""
+        fresh = await run_in_session(
+            service.adopt_browser_refresh_token, self._browser_key, retired
+        )
+        if fresh is not None:
+            self._show_tokens(fresh)
 
-        A state without tokens may simply never have received this browser's cookies:
+    def _forget_session(self) -> None:
+        """Show no user; clear the browser's access token only if this state held one.
+
+        A state without one may simply never have received this browser's cookies:
         Reflex makes a new one when Redis lost or expired the old (a restart, an idle
         hour), then runs the page's on_load before the browser sends its cookies again.
-        Writing empty cookies there would sign out a member whose session is valid; left
-        alone, the browser sends them on its next navigation (/auth sends a member with a
-        session straight back).
+        There is nothing of the browser's to clear then.
         """
-        if self.access_token or self.refresh_token:
+        if self.access_token:
             self._clear_tokens()
         else:
             self.signed_in, self.user_email, self.is_admin = False, "", False
 
     def _clear_tokens(self) -> None:
-        """Forget the session in this browser."""
+        """Forget the session in this tab and the browser's access token (the binding of
+        the browser's key, on the server, is ended by signing out)."""
         self.access_token = ""
-        self.refresh_token = ""
         self.signed_in = False
         self.user_email = ""
         self.is_admin = False
@@ -173,11 +200,12 @@ class AuthState(rx.State):
 
     @rx.event
     async def sign_out(self):
-        """Sign out this session and go to /auth."""
-        try:
-            await run_in_session(service.sign_out, self.access_token, "local")
-        except Exception:
-            log.exception("Sign-out failed")
-            return rx.toast.error(messages.FAILED_TO_SIGN_OUT)
+        """Sign out this browser's session and go to /auth."""
+        if self._from_own_browser():
+            try:
+                await run_in_session(service.sign_out_browser, self._browser_key, self.access_token)
+            except Exception:
+                log.exception("Sign-out failed")
+                return rx.toast.error(messages.FAILED_TO_SIGN_OUT)
         self._clear_tokens()
         return [rx.toast.success(messages.SIGNED_OUT), rx.redirect("/auth")]

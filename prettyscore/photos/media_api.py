@@ -1,7 +1,8 @@
 """``GET /media/{key}``: stored photos, served only to those who may see them.
 
-- ``u/<user id>/...`` (a member's file): to that member, recognised from the session
-  cookies or, for API clients, an ``Authorization: Bearer`` access token; to everyone
+- ``u/<user id>/...`` (a member's file): to that member, recognised from the access token
+  cookie, else the session bound to the browser's key (``core.browser_key``), or, for
+  API clients, an ``Authorization: Bearer`` access token; to everyone
   when a leaderboard photo (``public_listing``) of that member uses the file.
 - ``v/<visitor id>/...`` (a visitor's result): only to the browser whose ``ps_visitor``
   cookie hashes to the visitor id.
@@ -27,9 +28,9 @@ from starlette.requests import Request
 from starlette.responses import FileResponse, PlainTextResponse, Response
 from starlette.routing import Route
 
-from prettyscore.accounts import service, tokens
-from prettyscore.accounts.models import AuthSession, RefreshToken
+from prettyscore.accounts import service
 from prettyscore.api.bearer import bearer_token
+from prettyscore.core.browser_key import BROWSER_COOKIE
 from prettyscore.core.db import run_in_session
 from prettyscore.core.media import (
     MEMBER,
@@ -40,11 +41,9 @@ from prettyscore.core.media import (
     parse_key,
     visitor_id,
 )
-from prettyscore.core.model_types import utcnow
 from prettyscore.photos.models import Photo
 
 ACCESS_COOKIE = "ps_access_token"
-REFRESH_COOKIE = "ps_refresh_token"
 VISITOR_COOKIE = "ps_visitor"
 MAX_AGE_SECONDS = 3600
 PRIVATE = "private"
@@ -88,18 +87,18 @@ async def _visibility(request: Request, parsed: MediaKey) -> str | None:
         member_file_visibility,
         parsed,
         access_token=bearer_token(request) or request.cookies.get(ACCESS_COOKIE),
-        refresh_token=request.cookies.get(REFRESH_COOKIE),
+        browser_key=request.cookies.get(BROWSER_COOKIE),
     )
 
 
 def member_file_visibility(
-    db: Session, parsed: MediaKey, *, access_token: str | None, refresh_token: str | None
+    db: Session, parsed: MediaKey, *, access_token: str | None, browser_key: str | None
 ) -> str | None:
     """Whether a member's file is listed (PUBLIC), the viewer's own (PRIVATE), or neither."""
     owner_id = uuid.UUID(parsed.owner.owner_id)
     if is_listed(db, owner_id, media_url(parsed.key)):
         return PUBLIC
-    if viewer_id(db, access_token, refresh_token) == owner_id:
+    if viewer_id(db, access_token, browser_key) == owner_id:
         return PRIVATE
     return None
 
@@ -122,37 +121,13 @@ def is_listed(db: Session, owner_id: uuid.UUID, url: str) -> bool:
     return db.exec(query).first() is not None
 
 
-def viewer_id(db: Session, access_token: str | None, refresh_token: str | None) -> uuid.UUID | None:
-    """The member behind the cookies: the access token, else a live refresh token."""
+def viewer_id(db: Session, access_token: str | None, browser_key: str | None) -> uuid.UUID | None:
+    """The member behind the cookies: the access token, else the session the browser is
+    signed in to (looked at, not renewed: an image request cannot take new tokens)."""
     user = service.resolve_member(db, access_token) if access_token else None
     if user is not None:
         return user.id
-    return member_from_refresh_token(db, refresh_token)
-
-
-def member_from_refresh_token(db: Session, refresh_token: str | None) -> uuid.UUID | None:
-    """The member of a valid, unrevoked refresh token, without spending or rotating it.
-
-    An image request cannot set the new cookies a rotation would produce, so it only
-    looks: the token must exist, be unexpired, unspent (or spent within the grace
-    interval of a rotation racing this request) and belong to an open session.
-    """
-    if not refresh_token:
-        return None
-    record = db.exec(
-        select(RefreshToken).where(RefreshToken.token_hash == tokens.hash_secret(refresh_token))
-    ).first()
-    now = utcnow()
-    if record is None or record.expires_at <= now:
-        return None
-    if record.used_at is not None and now - record.used_at > service.REFRESH_REUSE_GRACE:
-        return None
-    session = db.get(AuthSession, record.session_id)
-    if session is None or session.revoked_at is not None:
-        return None
-    if service.lacks_second_factor(db, session.user_id, session.aal):
-        return None
-    return session.user_id
+    return service.browser_member(db, browser_key)
 
 
 def _find_file(key: str) -> tuple[Path, os.stat_result] | None:

@@ -7,13 +7,18 @@ import asyncio
 import inspect
 import json
 import re
+import secrets
 from dataclasses import dataclass
 
 from reflex.istate.data import HeaderData, RouterData
 from reflex.state import BaseState
+from sqlalchemy import delete
 
+from prettyscore.accounts import service, tokens
+from prettyscore.accounts.models import BrowserSession
 from prettyscore.accounts.service import SessionTokens
-from prettyscore.core.browser_key import BROWSER_COOKIE
+from prettyscore.core.browser_key import BROWSER_COOKIE, browser_key_from
+from prettyscore.core.db import session_scope
 
 _TOAST = re.compile(r'\["(error|success|info)"\]\(("(?:[^"\\]|\\.)*")')
 
@@ -54,13 +59,32 @@ def _reply(events) -> Reply:
 BROWSER_HEADERS = HeaderData(cookie=f"{BROWSER_COOKIE}=the-test-browser")
 
 
-def as_user(state_class: type[BaseState], tokens: SessionTokens | None) -> BaseState:
-    """A fresh state of ``state_class`` in a browser holding ``tokens`` (None: signed out)."""
-    state = state_class()
-    state.router = RouterData(headers=BROWSER_HEADERS)
-    if tokens is not None:
-        state.access_token, state.refresh_token = tokens.access_token, tokens.refresh_token
+def a_browser() -> HeaderData:
+    """The socket headers of a browser of its own: a new key, signed in to nothing."""
+    return HeaderData(cookie=f"{BROWSER_COOKIE}=test-browser-{secrets.token_urlsafe(12)}")
+
+
+def hold_session(state: BaseState, session: SessionTokens | None) -> BaseState:
+    """The state's browser holds ``session`` as after signing in (None: signed out): the
+    access token in its cookie, the refresh token bound on the server to the browser's
+    key. Uses the app's own database (the ``app_database`` fixture)."""
+    key = browser_key_from(state.router.headers.cookie)
+    with session_scope() as db:
+        if session is None:
+            key_hash = tokens.hash_secret(key)
+            db.execute(delete(BrowserSession).where(BrowserSession.key_hash == key_hash))
+        else:
+            service.bind_browser(db, key, session.refresh_token)
+    state.access_token = session.access_token if session is not None else ""
     return state
+
+
+def as_user(state_class: type[BaseState], session: SessionTokens | None) -> BaseState:
+    """A fresh state of ``state_class`` in a browser of its own, signed in to ``session``
+    (None: signed out)."""
+    state = state_class()
+    state.router = RouterData(headers=a_browser())
+    return hold_session(state, session) if session is not None else state
 
 
 def run_handler(state: BaseState, handler: str, *args) -> list:

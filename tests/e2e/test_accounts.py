@@ -8,9 +8,20 @@ import time
 import jwt
 import pytest
 from playwright.sync_api import expect
+from sqlmodel import select
 
+from prettyscore.accounts import service, tokens
+from prettyscore.accounts.models import RefreshToken
 from prettyscore.core import messages
-from tests.e2e.flows import open_page, sign_in_form, sign_up, unique_email, wait_for_path
+from prettyscore.core.browser_key import BROWSER_COOKIE
+from tests.e2e.flows import (
+    open_page,
+    sign_in_form,
+    sign_up,
+    unique_email,
+    wait_for_path,
+    with_app_database,
+)
 
 pytestmark = pytest.mark.e2e
 
@@ -46,7 +57,7 @@ def test_sign_up_sign_out_remembered_email_and_sign_in(page, app_server):
     wait_for_path(page, "/dashboard")
     expect(page.get_by_test_id("dashboard-email")).to_have_text(address)
 
-    page.reload()  # the session survives a reload: tokens live in the browser
+    page.reload()  # the session survives a reload
     expect(page.get_by_test_id("dashboard-email")).to_have_text(address)
     page.goto(f"{base}/auth")  # having a session, /auth goes on to the dashboard
     wait_for_path(page, "/dashboard")
@@ -81,14 +92,21 @@ def test_duplicate_email_and_wrong_password_show_their_messages(page, new_contex
     assert not [c for c in page.context.cookies() if c["name"] == "ps_access_token" and c["value"]]
 
 
+def tamper(page, name: str) -> None:
+    (cookie,) = [c for c in page.context.cookies() if c["name"] == name]
+    page.context.add_cookies([{**cookie, "value": cookie["value"][:-4] + "abcd"}])
+
+
 def test_tampered_tokens_are_treated_as_signed_out_without_an_error_page(page, app_server):
     base = app_server.base_url
-    sign_up(page, base, unique_email("tamper"))
+    address = unique_email("tamper")
+    sign_up(page, base, address)
     wait_for_path(page, "/dashboard")
-    cookies = {c["name"]: c for c in page.context.cookies()}
-    for name in ("ps_access_token", "ps_refresh_token"):
-        cookie = cookies[name]
-        page.context.add_cookies([{**cookie, "value": cookie["value"][:-4] + "abcd"}])
+    tamper(page, "ps_access_token")  # worth nothing: the browser's key renews the session
+    open_page(page, f"{base}/dashboard")
+    expect(page.get_by_test_id("dashboard-email")).to_have_text(address)
+    tamper(page, BROWSER_COOKIE)  # another key: another browser, signed in to nothing
+    tamper(page, "ps_access_token")
     page.goto(f"{base}/dashboard")
     wait_for_path(page, "/auth", "?next=/dashboard")
     expect(page.get_by_text(messages.AUTH_SUBTITLE)).to_be_visible()
@@ -134,13 +152,13 @@ def test_forgot_password_mails_a_link_that_signs_in_with_the_new_password(
     expect(page.get_by_text(messages.RECOVERY_LINK_INVALID)).to_be_visible()
 
 
-def test_an_expired_access_token_is_renewed_silently_with_the_refresh_token(page, app_server):
+def test_an_expired_access_token_is_renewed_silently_by_the_browsers_key(page, app_server):
     base = app_server.base_url
     address = unique_email("renew")
     sign_up(page, base, address)
     wait_for_path(page, "/dashboard")
     cookies = {c["name"]: c for c in page.context.cookies()}
-    old_access, old_refresh = cookies["ps_access_token"], cookies["ps_refresh_token"]
+    old_access = cookies["ps_access_token"]
     claims = jwt.decode(old_access["value"], options={"verify_signature": False})
     expired = jwt.encode(
         dict(claims, iat=claims["iat"] - 7200, exp=claims["iat"] - 3600),
@@ -152,7 +170,66 @@ def test_an_expired_access_token_is_renewed_silently_with_the_refresh_token(page
     open_page(page, f"{base}/dashboard")
     expect(page.get_by_test_id("dashboard-email")).to_have_text(address)
     renewed = {c["name"]: c["value"] for c in page.context.cookies()}
-    assert renewed["ps_refresh_token"] != old_refresh["value"]
     renewed_claims = jwt.decode(renewed["ps_access_token"], options={"verify_signature": False})
     assert renewed_claims["exp"] > time.time()
     assert renewed_claims["session_id"] == claims["session_id"]
+
+
+def refresh_token_hashes(app_server) -> set[str]:
+    with with_app_database(app_server) as db:
+        return set(db.exec(select(RefreshToken.token_hash)).all())
+
+
+def test_no_script_can_read_the_refresh_token_and_the_key_keeps_the_member_signed_in(
+    page, app_server
+):
+    base = app_server.base_url
+    address = unique_email("httponly")
+    sign_up(page, base, address)
+    wait_for_path(page, "/dashboard")
+    expect(page.get_by_test_id("dashboard-email")).to_have_text(address)
+
+    cookies = page.context.cookies()
+    held = {c["value"] for c in cookies if c["value"]}
+    readable = page.evaluate("document.cookie")
+    # No cookie holds a refresh token, readable by scripts or not: the server keeps it.
+    assert not {tokens.hash_secret(value) for value in held} & refresh_token_hashes(app_server)
+    assert not [c for c in cookies if c["name"] == "ps_refresh_token" and c["value"]]
+    # What scripts can read of the session is the short-lived access token alone.
+    session_cookies = [c for c in cookies if c["name"] in ("ps_access_token", BROWSER_COOKIE)]
+    assert {c["name"] for c in session_cookies if not c["httpOnly"]} == {"ps_access_token"}
+    assert BROWSER_COOKIE not in readable and "ps_access_token=" in readable
+    (access,) = [c for c in session_cookies if c["name"] == "ps_access_token"]
+    assert access["sameSite"] == "Lax"
+    claims = jwt.decode(access["value"], options={"verify_signature": False})
+    assert access["expires"] <= claims["exp"] + 60  # gone with the token, not kept for days
+
+    # The access token expires or is cleared: on reload the member is still signed in.
+    page.context.clear_cookies(name="ps_access_token")
+    page.reload()
+    expect(page.get_by_test_id("dashboard-email")).to_have_text(address)
+    renewed = [c for c in page.context.cookies() if c["name"] == "ps_access_token"]
+    assert renewed and renewed[0]["value"] and renewed[0]["value"] != access["value"]
+    # A second tab of the same browser shares the session.
+    other_tab = page.context.new_page()
+    open_page(other_tab, f"{base}/dashboard")
+    expect(other_tab.get_by_test_id("dashboard-email")).to_have_text(address)
+
+
+def test_a_refresh_token_left_in_the_old_cookie_keeps_the_member_and_the_cookie_goes(
+    page, app_server
+):
+    """A browser signed in before the refresh token moved to the server."""
+    base = app_server.base_url
+    address = unique_email("earlier")
+    with with_app_database(app_server) as db:
+        earlier = service.sign_up(db, address, "secret12")
+    page.context.add_cookies(
+        [{"name": "ps_refresh_token", "value": earlier.refresh_token, "url": base}]
+    )
+    open_page(page, f"{base}/dashboard")
+    expect(page.get_by_test_id("dashboard-email")).to_have_text(address)
+    assert not [c for c in page.context.cookies() if c["name"] == "ps_refresh_token"]
+    page.context.clear_cookies(name="ps_access_token")
+    page.reload()  # the session now lives on the server, bound to the browser's key
+    expect(page.get_by_test_id("dashboard-email")).to_have_text(address)

@@ -62,7 +62,7 @@ RUN_TIMEOUT_SECONDS = 300
 CHROME_FLAGS = ["--headless=new", *CHROMIUM_ARGS]
 CATEGORIES = ["performance", "accessibility"]
 TARGET = 0.95
-SESSION_COOKIES = ("ps_access_token", "ps_refresh_token")
+SESSION_COOKIES = ("ps_access_token", "ps_browser")  # the access token, the browser's key
 #: (name, path, how the tab is prepared: None, "member" or "visitor-score")
 PAGES = [
     ("Home", "/", None),

@@ -18,9 +18,10 @@ from starlette.responses import HTMLResponse, PlainTextResponse
 from starlette.routing import Route
 
 from prettyscore.accounts import service
+from prettyscore.core.browser_key import BROWSER_COOKIE
 from prettyscore.core.model_types import utcnow
 from prettyscore.photos.early import MY_PHOTOS_PHOTO, fill_my_photos
-from prettyscore.photos.media_api import ACCESS_COOKIE, REFRESH_COOKIE
+from prettyscore.photos.media_api import ACCESS_COOKIE
 from prettyscore.photos.models import Photo
 from prettyscore.ui import early_photo
 from tests.photos.test_media_api import app_settings  # noqa: F401  (the app's database)
@@ -52,8 +53,19 @@ def served(cookies: dict[str, str]) -> str:
     return asyncio.run(call())
 
 
+def browser_key_of(tokens) -> str:
+    return f"browser-of-{tokens.user_id}"
+
+
+def in_a_browser(db, tokens):
+    """The session as a browser holds it: its refresh token bound to the browser's key."""
+    service.bind_browser(db, browser_key_of(tokens), tokens.refresh_token)
+    db.commit()
+    return tokens
+
+
 def session_cookies(tokens) -> dict[str, str]:
-    return {ACCESS_COOKIE: tokens.access_token, REFRESH_COOKIE: tokens.refresh_token}
+    return {ACCESS_COOKIE: tokens.access_token, BROWSER_COOKIE: browser_key_of(tokens)}
 
 
 def add_photo(db, user_id, name: str, *, age_minutes: int, edited: bool = False) -> Photo:
@@ -75,7 +87,7 @@ def add_photo(db, user_id, name: str, *, age_minutes: int, edited: bool = False)
 def member(db, app_settings):  # noqa: F811
     tokens = service.sign_up(db, f"early-{uuid.uuid4().hex[:8]}@example.com", "secret1")
     db.commit()
-    return tokens
+    return in_a_browser(db, tokens)
 
 
 def shown_photo(page: str) -> str | None:
@@ -96,15 +108,20 @@ def test_the_member_sees_their_newest_photo_as_its_card_shows_it(db, member):
     assert page.endswith("<p>Loading your photos...</p></main>")
 
 
-def test_a_refresh_token_alone_still_names_the_member(db, member):
+def test_the_browsers_key_alone_still_names_the_member(db, member):
     add_photo(db, member.user_id, "only", age_minutes=5)
-    page = served({REFRESH_COOKIE: member.refresh_token})
+    page = served({BROWSER_COOKIE: browser_key_of(member)})
     assert shown_photo(page) == f"/media/u/{member.user_id}/only.jpg"
 
 
+def test_a_refresh_token_cookie_or_another_browsers_key_names_nobody(db, member):
+    add_photo(db, member.user_id, "only", age_minutes=5)
+    assert served({"ps_refresh_token": member.refresh_token}) == "static"
+    assert served({BROWSER_COOKIE: "another-browser"}) == "static"
+
+
 def test_each_member_sees_only_their_own_photo(db, member):
-    other = service.sign_up(db, "other-early@example.com", "secret2")
-    db.commit()
+    other = in_a_browser(db, service.sign_up(db, "other-early@example.com", "secret2"))
     add_photo(db, member.user_id, "mine", age_minutes=10)
     add_photo(db, other.user_id, "theirs", age_minutes=1)
     assert shown_photo(served(session_cookies(member))) == f"/media/u/{member.user_id}/mine.jpg"
@@ -115,7 +132,7 @@ def test_visitors_members_without_photos_and_bad_cookies_get_the_static_page(db,
     assert served({}) == "static"
     assert served(session_cookies(member)) == "static"  # no photo yet
     add_photo(db, member.user_id, "saved", age_minutes=1)
-    assert served({ACCESS_COOKIE: "forged", REFRESH_COOKIE: "forged"}) == "static"
+    assert served({ACCESS_COOKIE: "forged", BROWSER_COOKIE: "forged"}) == "static"
     service.sign_out(db, member.access_token)
     db.commit()
     assert served(session_cookies(member)) == "static"

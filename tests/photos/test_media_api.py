@@ -3,7 +3,8 @@
 The route runs in a Starlette app driven by httpx through its ASGI transport (real HTTP
 requests and responses, in process), with the app's own engine pointed at the test
 database. Members are created
-with the accounts service, so their cookies are the ones a browser would hold.
+with the accounts service, and their browsers bound to their sessions, so their cookies
+are the ones a browser would hold: the access token and the browser's key.
 """
 
 from __future__ import annotations
@@ -23,6 +24,7 @@ from starlette.applications import Starlette
 
 from prettyscore.accounts import mfa, service, tokens
 from prettyscore.accounts.models import AuthSession, MfaFactor, RefreshToken
+from prettyscore.core.browser_key import BROWSER_COOKIE
 from prettyscore.core.db import get_engine
 from prettyscore.core.images import decode_upload, encode_jpeg
 from prettyscore.core.media import MediaOwner, MediaStore, get_media_store, media_url
@@ -30,7 +32,6 @@ from prettyscore.core.model_types import utcnow
 from prettyscore.core.settings import get_settings
 from prettyscore.photos.media_api import (
     ACCESS_COOKIE,
-    REFRESH_COOKIE,
     VISITOR_COOKIE,
     media_routes,
 )
@@ -44,13 +45,29 @@ def cookies(**values: str) -> dict[str, str]:
     return {"Cookie": "; ".join(f"{name}={value}" for name, value in values.items())}
 
 
+def browser_key_of(session_tokens) -> str:
+    """The key of the browser the session was opened in (bound by ``in_a_browser``)."""
+    return f"browser-of-{session_tokens.user_id}"
+
+
+def in_a_browser(db, session_tokens):
+    """The session as a browser holds it: its refresh token bound to the browser's key."""
+    service.bind_browser(db, browser_key_of(session_tokens), session_tokens.refresh_token)
+    db.commit()
+    return session_tokens
+
+
 def member_cookies(session_tokens) -> dict[str, str]:
     return cookies(
         **{
             ACCESS_COOKIE: session_tokens.access_token,
-            REFRESH_COOKIE: session_tokens.refresh_token,
+            BROWSER_COOKIE: browser_key_of(session_tokens),
         }
     )
+
+
+def browser_cookie(session_tokens) -> dict[str, str]:
+    return cookies(**{BROWSER_COOKIE: browser_key_of(session_tokens)})
 
 
 @pytest.fixture
@@ -113,14 +130,14 @@ def photo_bytes() -> bytes:
 def owner(db, app_settings):
     session_tokens = service.sign_up(db, "owner@example.com", "secret1")
     db.commit()
-    return session_tokens
+    return in_a_browser(db, session_tokens)
 
 
 @pytest.fixture
 def stranger(db, app_settings):
     session_tokens = service.sign_up(db, "stranger@example.com", "secret2")
     db.commit()
-    return session_tokens
+    return in_a_browser(db, session_tokens)
 
 
 @pytest.fixture
@@ -171,14 +188,14 @@ def test_another_member_and_a_visitor_get_404_like_for_a_missing_file(
     store.delete(missing.removeprefix("/media/"))
     as_stranger = client.get(url, headers=member_cookies(stranger))
     as_visitor = client.get(url)
-    with_garbage = client.get(url, headers=cookies(ps_access_token="nope", ps_refresh_token="x"))
+    with_garbage = client.get(url, headers=cookies(ps_access_token="nope", ps_browser="x"))
     as_owner_missing = client.get(missing, headers=member_cookies(owner))
     answers = [as_stranger, as_visitor, with_garbage, as_owner_missing]
     assert [answer.status_code for answer in answers] == [404] * 4
     assert len({answer.content for answer in answers}) == 1  # nothing tells them apart
 
 
-def test_an_expired_access_token_with_a_live_refresh_cookie_still_works(
+def test_an_expired_access_token_in_a_browser_with_a_live_session_still_works(
     client, db, owner, owners_key
 ):
     expired, _ = tokens.issue_access_token(
@@ -191,13 +208,13 @@ def test_an_expired_access_token_with_a_live_refresh_cookie_still_works(
         issued_at=utcnow() - timedelta(hours=3),
     )
     assert service.resolve_user(db, expired) is None
-    headers = cookies(**{ACCESS_COOKIE: expired, REFRESH_COOKIE: owner.refresh_token})
+    headers = cookies(**{ACCESS_COOKIE: expired, BROWSER_COOKIE: browser_key_of(owner)})
     tokens_before = db.exec(select(func.count()).select_from(RefreshToken)).one()
 
     assert client.get(media_url(owners_key), headers=headers).status_code == 200
     assert client.get(media_url(owners_key), headers=headers).status_code == 200
 
-    # looked up, not rotated: no new token, the presented one is still unspent
+    # looked up, not rotated: no new token, the browser's one is still unspent
     db.expire_all()
     assert db.exec(select(func.count()).select_from(RefreshToken)).one() == tokens_before
     record = db.exec(
@@ -208,22 +225,33 @@ def test_an_expired_access_token_with_a_live_refresh_cookie_still_works(
     assert record.used_at is None
 
 
-def test_a_spent_expired_or_revoked_refresh_token_is_not_enough(client, db, owner, owners_key):
-    only_refresh = cookies(**{REFRESH_COOKIE: owner.refresh_token})
-    assert client.get(media_url(owners_key), headers=only_refresh).status_code == 200
+def test_a_refresh_token_in_a_cookie_or_another_browsers_key_is_not_enough(
+    client, owner, owners_key
+):
+    as_before = cookies(ps_refresh_token=owner.refresh_token)  # where it used to be kept
+    another_browser = cookies(**{BROWSER_COOKIE: "another-browser"})
+    assert client.get(media_url(owners_key), headers=as_before).status_code == 404
+    assert client.get(media_url(owners_key), headers=another_browser).status_code == 404
+
+
+def test_a_browser_whose_session_is_spent_expired_or_revoked_sees_nothing(
+    client, db, owner, owners_key
+):
+    only_the_browser = browser_cookie(owner)
+    assert client.get(media_url(owners_key), headers=only_the_browser).status_code == 200
 
     long_ago = utcnow() - timedelta(minutes=5)
     db.execute(update(RefreshToken).values(used_at=long_ago))
     db.commit()
-    assert client.get(media_url(owners_key), headers=only_refresh).status_code == 404
+    assert client.get(media_url(owners_key), headers=only_the_browser).status_code == 404
 
     db.execute(update(RefreshToken).values(used_at=None, expires_at=long_ago))
     db.commit()
-    assert client.get(media_url(owners_key), headers=only_refresh).status_code == 404
+    assert client.get(media_url(owners_key), headers=only_the_browser).status_code == 404
 
     db.execute(update(RefreshToken).values(expires_at=utcnow() + timedelta(days=1)))
     db.commit()
-    assert client.get(media_url(owners_key), headers=only_refresh).status_code == 200
+    assert client.get(media_url(owners_key), headers=only_the_browser).status_code == 200
     service.sign_out(db, owner.access_token)
     db.commit()
     assert client.get(media_url(owners_key), headers=member_cookies(owner)).status_code == 404
@@ -322,15 +350,21 @@ def test_a_password_only_session_of_a_member_with_an_authenticator_sees_no_photo
     db.commit()
     password_only = service.sign_in(db, "owner@example.com", "secret1")
     db.commit()
+    service.bind_browser(db, "a-second-browser", password_only.refresh_token)
+    db.commit()
 
     by_bearer = client.get(
         media_url(owners_key), headers={"Authorization": f"Bearer {password_only.access_token}"}
     )
-    by_cookies = client.get(media_url(owners_key), headers=member_cookies(password_only))
-    by_refresh_cookie_alone = client.get(
-        media_url(owners_key), headers=cookies(**{REFRESH_COOKIE: password_only.refresh_token})
+    by_access_cookie = client.get(
+        media_url(owners_key), headers=cookies(**{ACCESS_COOKIE: password_only.access_token})
+    )
+    by_browser_key_alone = client.get(
+        media_url(owners_key), headers=cookies(**{BROWSER_COOKIE: "a-second-browser"})
     )
 
-    assert [by_bearer.status_code, by_cookies.status_code, by_refresh_cookie_alone.status_code] == [
-        404
-    ] * 3
+    assert [
+        by_bearer.status_code,
+        by_access_cookie.status_code,
+        by_browser_key_alone.status_code,
+    ] == [404] * 3

@@ -39,7 +39,9 @@ PASSWORD = "secret12"
 
 #: Tables a mere look at the session may touch (token bookkeeping), left out of "nothing
 #: changed": the matrix is about the product's data, not the sign-in's own records.
-VOLATILE_TABLES = frozenset({"refresh_tokens", "auth_sessions", "auth_signing_keys"})
+VOLATILE_TABLES = frozenset(
+    {"refresh_tokens", "auth_sessions", "auth_signing_keys", "auth_browser_sessions"}
+)
 
 
 @dataclass(frozen=True)

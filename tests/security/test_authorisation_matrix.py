@@ -20,7 +20,7 @@ from reflex.state import BaseState
 import prettyscore.prettyscore as prettyscore_app
 from prettyscore.accounts.state import AuthState
 from prettyscore.core.media import MediaStore
-from tests.admin.handlers import BROWSER_HEADERS, Reply, _reply, run_handler
+from tests.admin.handlers import Reply, _reply, a_browser, hold_session, run_handler
 from tests.security.authorisation_table import (
     ADMINS,
     CONTESTANT,
@@ -113,13 +113,13 @@ def state_for(state_class: type[BaseState], world: World, actor: str, rule: Rule
     url, params = rule.route(world)
     state.router = RouterData(
         session=SessionData(client_ip="127.0.0.1"),
-        headers=BROWSER_HEADERS,
+        headers=a_browser(),
         _page=PageData(path=urlsplit(url).path, params=params),
         url=rx.istate.data.ReflexURL(f"http://localhost{url}") if url else state.router.url,
     )
     tokens = world.actor(actor).tokens
     if tokens is not None:
-        state.access_token, state.refresh_token = tokens.access_token, tokens.refresh_token
+        hold_session(state, tokens)
     for name, value in rule.vars(world).items():
         setattr(state, name, value)
     return state

@@ -29,7 +29,7 @@ from prettyscore.core import messages
 from prettyscore.core.member_limits import wait_phrase
 from prettyscore.core.rate_limits import RateLimited, get_rate_limiter
 from prettyscore.photos.models import Photo
-from tests.admin.handlers import BROWSER_HEADERS, Reply, call
+from tests.admin.handlers import Reply, a_browser, call, hold_session
 from tests.chat.conftest import add_request
 from tests.helpers.auth_api import PASSWORD, bearer, mails_to, sign_in, sign_up
 
@@ -48,10 +48,8 @@ def new_email() -> str:
 def in_browser(state_class, *, address: str = API_ADDRESS, tokens=None):
     """A fresh page state, connected from ``address``, holding ``tokens`` (None: visitor)."""
     state = state_class()
-    state.router = RouterData(session=SessionData(client_ip=address), headers=BROWSER_HEADERS)
-    if tokens is not None:
-        state.access_token, state.refresh_token = tokens.access_token, tokens.refresh_token
-    return state
+    state.router = RouterData(session=SessionData(client_ip=address), headers=a_browser())
+    return hold_session(state, tokens) if tokens is not None else state
 
 
 def page_sign_in(email: str, password: str = PASSWORD, address: str = API_ADDRESS):

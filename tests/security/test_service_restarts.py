@@ -181,7 +181,7 @@ def _session_cookies(page: Page) -> dict[str, str]:
     return {
         cookie["name"]: cookie["value"]
         for cookie in page.context.cookies()
-        if cookie["name"] in ("ps_access_token", "ps_refresh_token") and cookie["value"]
+        if cookie["name"] in ("ps_access_token", "ps_browser") and cookie["value"]
     }
 
 
