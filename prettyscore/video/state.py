@@ -165,6 +165,11 @@ class VideoState(AuthState):
             return None  # one generation per tab at a time
         if not self._source_key:
             return rx.toast.error(messages.PLEASE_UPLOAD_IMAGE_FILE)
+        if not get_media_store().exists(self._source_key):
+            # A photo chosen but not animated lives a day (photos.media_files): a tab
+            # left open longer chooses again rather than spend a generation on nothing.
+            self._set_source("")
+            return rx.toast.error(messages.PLEASE_UPLOAD_IMAGE_FILE)
         try:
             job = await run_in_session(
                 service.start_generation,

@@ -1,0 +1,66 @@
+"""The video page's Generate button: a photo chosen a day ago, which housekeeping has
+swept since, is asked for again, and no generation (free members have two) is spent."""
+
+from __future__ import annotations
+
+import io
+import time
+
+import pytest
+from PIL import Image
+from skimage import data
+from sqlalchemy import func
+from sqlmodel import select
+
+from prettyscore.core import messages
+from prettyscore.core.db import session_scope
+from prettyscore.core.media import get_media_store
+from prettyscore.core.settings import get_settings
+from prettyscore.photos import housekeeping, media_files
+from prettyscore.video import service
+from prettyscore.video.models import VideoGeneration
+from prettyscore.video.state import VideoState
+from tests.admin.conftest import app_database
+from tests.admin.handlers import as_user, call
+from tests.admin.people import member_session
+
+__all__ = ["app_database"]
+
+
+@pytest.fixture
+def store(app_database, tmp_path, monkeypatch):
+    """The app's own media store, in this test's folder."""
+    monkeypatch.setenv("MEDIA_DIR", str(tmp_path / "media"))
+    get_settings.cache_clear()
+    yield get_media_store()
+    get_settings.cache_clear()
+
+
+def portrait() -> bytes:
+    buffer = io.BytesIO()
+    Image.fromarray(data.astronaut()).resize((256, 256)).save(buffer, format="JPEG")
+    return buffer.getvalue()
+
+
+def generations() -> int:
+    with session_scope() as db:
+        return db.exec(select(func.count()).select_from(VideoGeneration)).one()
+
+
+def test_a_photo_swept_since_it_was_chosen_is_asked_for_again(store):
+    with session_scope() as db:
+        someone = member_session(db)
+    page = as_user(VideoState, someone)
+    call(page, "open_page")
+    key = service.stage_source(session_scope, store, someone.user_id, portrait())
+    page._set_source(key)
+
+    later = time.time() + media_files.LIFETIME.total_seconds() + 60
+    housekeeping.run_once(store, session_scope, now=later)
+    assert not store.exists(key)
+
+    reply = call(page, "start")
+
+    assert reply.toasts == [("error", messages.PLEASE_UPLOAD_IMAGE_FILE)]
+    assert page.source_url == "" and page.phase == "idle"
+    assert generations() == 0
