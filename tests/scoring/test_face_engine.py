@@ -158,7 +158,10 @@ def test_a_head_tilted_far_over_is_asked_to_face_the_camera(engine):
     assert refusal(engine, photos.rotated(photos.astronaut(), 50)) == messages.FACE_NOT_FRONTAL
 
 
-@pytest.mark.parametrize("sigma", [3.0, 5.0])
+# The astronaut's face is 91 pixels wide: σ 4 softens its edges over 4.4% of its width.
+# (σ 3, 3.5%, is still scored: the LFW faces, 25 pixels enlarged, measure up to 3.2%,
+# and darker copies of them up to 3.5%; they must not be refused for their skin.)
+@pytest.mark.parametrize("sigma", [4.0, 5.0])
 def test_a_heavily_blurred_face_is_refused(engine, sigma):
     image = photos.blurred(photos.astronaut(), sigma)
     assert refusal(engine, image) == messages.FACE_TOO_BLURRED

@@ -142,12 +142,12 @@ SKIN_IDEAL = Ideal(
     "{name}: tone varies {value}% across cheeks and forehead, ideal under {high}%", 1, True,
 )  # fmt: skip
 # Sharpness: the features' edge blur in percent of the face's width. Sharp photos
-# measure 1.5–1.7; skin quality is multiplied by ``sharpness_quality``, which starts
+# measure 1.1–1.4; skin quality is multiplied by ``sharpness_quality``, which starts
 # falling at SHARP_BLUR_PERCENT.
-SHARP_BLUR_PERCENT = 1.4
-SHARPNESS_FALL_OFF = 1.1
+SHARP_BLUR_PERCENT = 1.0
+SHARPNESS_FALL_OFF = 0.75
 SHARPNESS_IDEAL = Ideal(
-    "sharpness", "Photo sharpness", SKIN, 0.0, 1.8, 1.0,
+    "sharpness", "Photo sharpness", SKIN, 0.0, 1.3, 1.0,
     "{name}: edges soft over {value}% of face width, ideal under {high}%", 1, True,
 )  # fmt: skip
 

@@ -49,9 +49,12 @@ MAX_OUTSIDE = 0.04
 MAX_CLIPPED = 0.3
 MIN_CONTRAST = 12.0
 # Sharpness: edge blur, in percent of the face's width, beyond which a face is refused
-# (sharp photos measure 1.5–1.7; a 25-pixel face enlarged 2.9–3.9; softer than that,
+# (sharp photos measure 1.1–1.4; the LFW faces, 25 pixels enlarged, 1.6–3.2; softer than that,
 # features can no longer be told apart). Below it, softness lowers skin quality.
-MAX_BLUR_PERCENT = 4.2
+MAX_BLUR_PERCENT = 3.6
+# Softer than this, the landmarks are averaged over more framings of the face
+# (``face_landmarks.MESH_VIEWS``): one places them less precisely.
+PRECISE_BLUR_PERCENT = 1.5
 # The mesh reads a turned head as slightly asymmetric: measured on the LFW faces, its
 # mean mirror distance grows by this much (percent of face width) per degree of turn
 # beyond the first two. Symmetry figures leave that out, down to this share of the raw.
@@ -66,12 +69,15 @@ class FaceMeshEngine:
 
     def analyse(self, image: np.ndarray) -> FaceAnalysis:
         gray = luminance(image)
-        points = located_points(gray)
-        frame = FaceFrame.of(points)
+        landmarks = located_face(gray)
+        frame, face = framed(gray, landmarks)
+        if blur_percent(face) > PRECISE_BLUR_PERCENT:
+            landmarks = face_landmarks.with_more_views(gray, landmarks)
+            frame, face = framed(gray, landmarks)
+        points = landmarks.points
         check_framing(points, frame, gray.shape)
-        face = face_skin.canonical_face(gray, points, frame)
         check_exposure(face)
-        measures = face_measures(points, frame, face)
+        measures = face_measures(landmarks, frame, face)
         check_sharpness(measures["sharpness"])
         result = face_calibration.calibrated(measures)
         measures.update({f"q_{part}": q for part, q in result.qualities.items()})
@@ -85,6 +91,19 @@ class FaceMeshEngine:
             overlay=face_overlay.overlay_lines(points, frame, face, face_skin.skin_patches(face)),
             view_box=face_overlay.view_box(points, frame, gray.shape),
         )
+
+
+def framed(
+    gray: np.ndarray, landmarks: face_landmarks.FaceLandmarks
+) -> tuple[FaceFrame, face_skin.CanonicalFace]:
+    """The face's frame and its canonical image."""
+    frame = FaceFrame.of(landmarks.points)
+    return frame, face_skin.canonical_face(gray, landmarks.points, frame)
+
+
+def blur_percent(face: face_skin.CanonicalFace) -> float:
+    """The features' edge blur in percent of the face's width."""
+    return 100.0 * face_skin.blur_sigma(face) / face_skin.CANON_WIDTH
 
 
 def luminance(image: np.ndarray) -> np.ndarray:
@@ -102,12 +121,12 @@ def luminance(image: np.ndarray) -> np.ndarray:
     return np.ascontiguousarray(image)
 
 
-def located_points(gray: np.ndarray) -> np.ndarray:
+def located_face(gray: np.ndarray) -> face_landmarks.FaceLandmarks:
     """The face's landmarks. A photo with no face found whose whole range of light is
     squeezed into a few grey levels near black (or white) is refused as too dark (or
     bright): that says what to change, where "no face" would not."""
     try:
-        return face_landmarks.locate_face(gray).points
+        return face_landmarks.locate_face(gray)
     except ValidationFailed as refusal:
         if refusal.message != messages.NO_FACE_FOUND:
             raise
@@ -163,17 +182,22 @@ def check_sharpness(blur_percent: float) -> None:
         raise ValidationFailed(messages.FACE_TOO_BLURRED)
 
 
-def face_measures(points: np.ndarray, frame: FaceFrame, face) -> dict[str, float]:
+def face_measures(
+    landmarks: face_landmarks.FaceLandmarks, frame: FaceFrame, face
+) -> dict[str, float]:
     """Every raw figure by name: pose, symmetry, proportions, skin and sharpness."""
-    frontal = frame.frontal(points)
+    frontal = frame.frontal(landmarks.points)
+    frontal_samples = np.stack([frame.frontal(sample) for sample in landmarks.samples])
     measures = {
         "yaw": frame.yaw_degrees,
         "pitch": frame.pitch_degrees,
         "roll": frame.roll_degrees,
         "face_width_pixels": frame.width,
-        "sharpness": 100.0 * face_skin.blur_sigma(face) / face_skin.CANON_WIDTH,
+        "sharpness": blur_percent(face),
     }
-    measures.update(turn_corrected(face_proportions.symmetry(frontal), frame.yaw_degrees))
+    measures.update(
+        turn_corrected(face_proportions.symmetry(frontal, frontal_samples), frame.yaw_degrees)
+    )
     measures.update(face_proportions.harmony(frontal))
     measures["lip_gap"] = face_proportions.lip_gap(frontal)
     texture = face_skin.skin_texture(face)

@@ -46,18 +46,50 @@ ALL_PAIRS = np.array(fp.BILATERAL_PAIRS)
 def mirror_distances(frontal: np.ndarray, pairs: np.ndarray) -> np.ndarray:
     """How far each pair's right point is from the mirror image of its left one, in
     face widths (the mirror is the face's fitted midline, x = 0 in its frame)."""
-    right, left = frontal[pairs[:, 0]], frontal[pairs[:, 1]]
-    return np.hypot(right[:, 0] + left[:, 0], right[:, 1] - left[:, 1])
+    return np.linalg.norm(mirror_offsets(frontal, pairs), axis=-1)
 
 
-def symmetry(frontal: np.ndarray) -> dict[str, float]:
-    """Mean mirror distance per region and over all 220 pairs, in % of face width."""
-    figures = {
-        f"asymmetry_{name}": 100.0 * float(mirror_distances(frontal, pairs).mean())
-        for name, pairs in SYMMETRY_REGIONS.items()
-    }
-    figures["asymmetry"] = 100.0 * float(mirror_distances(frontal, ALL_PAIRS).mean())
+def mirror_offsets(frontal: np.ndarray, pairs: np.ndarray) -> np.ndarray:
+    """Each pair's right point minus the mirror image of its left one (x, y), along the
+    last axis; ``frontal`` may be one face (N, 3) or several mesh runs (K, N, 3)."""
+    right, left = frontal[..., pairs[:, 0], :], frontal[..., pairs[:, 1], :]
+    return np.stack([right[..., 0] + left[..., 0], right[..., 1] - left[..., 1]], axis=-1)
+
+
+def symmetry(frontal: np.ndarray, samples: np.ndarray | None = None) -> dict[str, float]:
+    """Mean mirror distance per region and over all 220 pairs, in % of face width,
+    without what the landmarks' own imprecision adds (``precision_share``)."""
+    regions = {f"asymmetry_{name}": pairs for name, pairs in SYMMETRY_REGIONS.items()}
+    regions["asymmetry"] = ALL_PAIRS
+    figures = {}
+    for key, pairs in regions.items():
+        share = 1.0 if samples is None else precision_share(frontal, samples, pairs)
+        figures[key] = 100.0 * share * float(mirror_distances(frontal, pairs).mean())
     return figures
+
+
+def precision_share(frontal: np.ndarray, samples: np.ndarray, pairs: np.ndarray) -> float:
+    """The share of the pairs' measured asymmetry that is the face's, not the mesh's.
+
+    Landmarks placed imprecisely (a small, soft, noisy or dark photo) never fall exactly
+    on a mirror pair, so imprecision only ever adds asymmetry, and it would lower the
+    score of whoever has a worse photo, a darker skin included. The framings' scatter
+    around their mean tells how much (``samples``: one set of landmarks per framing,
+    each already the mean of the framing and its mirror image, which cancels the mesh's
+    own left-right bias): the power of the mean's mirror offsets, less their expected
+    noise power (the framings' variance over their number), gives the asymmetry's own
+    power; the figure is scaled by the square root of its share.
+    """
+    runs = len(samples)
+    if runs < 2:
+        return 1.0
+    measured = mirror_offsets(frontal, pairs)
+    scatter = mirror_offsets(samples, pairs)
+    noise_power = float(scatter.var(axis=0, ddof=1).sum(axis=-1).mean()) / runs
+    signal_power = float((measured**2).sum(axis=-1).mean())
+    if signal_power <= 0.0:
+        return 1.0
+    return math.sqrt(max(0.0, 1.0 - noise_power / signal_power))
 
 
 def lip_gap(frontal: np.ndarray) -> float:

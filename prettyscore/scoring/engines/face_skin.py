@@ -42,8 +42,14 @@ LOCAL_LEVEL_SIGMA = 8.0
 # is left out.
 MIN_PATCH_PIXELS = 60
 
-# Sharpness: the features' edges are compared with a copy blurred by this sigma.
+# Sharpness: the features' edges are compared with a copy blurred by this sigma...
 SHARPNESS_REFERENCE_SIGMA = 1.0
+# ...both first smoothed by this one, where pixel grain, sensor noise and compression's
+# blocks have faded: measured raw, their gradients read as sharp edges, and a noisier
+# copy of a photo would look sharper (and its skin better) than the photo itself.
+SHARPNESS_GRAIN_SIGMA = 1.0
+# Below this (canonical pixels) the edges are as sharp as the canonical image can show.
+MIN_BLUR_SIGMA = 0.1
 
 
 @dataclass(frozen=True)
@@ -223,23 +229,26 @@ def blur_sigma(face: CanonicalFace) -> float:
     """How soft the features' edges are: the blur's sigma in canonical pixels.
 
     Around eyes, brows, nostrils and lips, the gradient's energy is compared with that of
-    a copy blurred by a known sigma s: for edges blurred by sigma b the ratio is
-    sqrt(b² + s²) / b, whatever their contrast, so b follows. A sharp photo gives
-    about 0.5–0.9; a 25-pixel face enlarged gives 3 and more.
+    a copy blurred by a known sigma s, both first smoothed by g (``SHARPNESS_GRAIN_SIGMA``,
+    so that grain does not count as edges): for edges blurred by sigma b the ratio is
+    sqrt(b² + g² + s²) / sqrt(b² + g²), whatever their contrast, so b follows. A sharp
+    photo gives about 0.5–1; a 25-pixel face enlarged gives 3 and more.
     """
     mask = features_mask(face) > 0
     if not mask.any():
         return math.inf
-    pixels = face.pixels
-    reference = cv2.GaussianBlur(pixels, (0, 0), SHARPNESS_REFERENCE_SIGMA)
-    energy = gradient_energy(pixels)[mask].mean()
-    blurred_energy = gradient_energy(reference)[mask].mean()
+    grain, reference = SHARPNESS_GRAIN_SIGMA, SHARPNESS_REFERENCE_SIGMA
+    smoothed = cv2.GaussianBlur(face.pixels, (0, 0), grain)
+    blurred = cv2.GaussianBlur(face.pixels, (0, 0), math.hypot(grain, reference))
+    energy = gradient_energy(smoothed)[mask].mean()
+    blurred_energy = gradient_energy(blurred)[mask].mean()
     if blurred_energy <= 0.0:
         return math.inf
-    ratio_squared = energy / blurred_energy
+    ratio_squared = (energy / blurred_energy) ** 2
     if ratio_squared <= 1.0:
         return math.inf
-    return SHARPNESS_REFERENCE_SIGMA / math.sqrt(ratio_squared - 1.0)
+    edge_variance = reference**2 / (ratio_squared - 1.0) - grain**2
+    return math.sqrt(max(edge_variance, MIN_BLUR_SIGMA**2))
 
 
 def gradient_energy(pixels: np.ndarray) -> np.ndarray:
