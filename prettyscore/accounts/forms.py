@@ -114,7 +114,7 @@ class AuthFormState(FormState):
         self.sign_in_email = value
 
     @rx.event
-    async def submit_sign_in(self, form: dict):
+    async def submit_sign_in(self, form: dict[str, str]):
         """Sign in; remember the email in this browser for next time. A member with an
         authenticator is asked for its code before the session is theirs."""
         return await self._authenticate(
@@ -125,7 +125,7 @@ class AuthFormState(FormState):
         )
 
     @rx.event
-    async def submit_second_step(self, form: dict):
+    async def submit_second_step(self, form: dict[str, str]):
         """Check the authenticator's code; a correct one completes the sign-in."""
         if self.submitting or not self._pending_access_token:
             return None
@@ -169,7 +169,7 @@ class AuthFormState(FormState):
         self._pending_refresh_token = ""
 
     @rx.event
-    async def submit_sign_up(self, form: dict):
+    async def submit_sign_up(self, form: dict[str, str]):
         """Create the account and sign in; a partner's referral cookie (sent with this
         browser's connection, never through the form) credits that partner."""
         return await self._authenticate(
@@ -180,7 +180,7 @@ class AuthFormState(FormState):
             referral_code=referrals.referral_code_from_cookies(self.router.headers.cookie),
         )
 
-    async def _authenticate(self, action, form: dict, success_text: str, **options):
+    async def _authenticate(self, action, form: dict[str, str], success_text: str, **options):
         tokens, refusal = await self._call(
             action,
             form.get("email", ""),
@@ -211,7 +211,7 @@ class ForgotPasswordState(FormState):
     """/auth/forgot: ask for a reset link."""
 
     @rx.event
-    async def submit(self, form: dict):
+    async def submit(self, form: dict[str, str]):
         """Mail a reset link; the answer is the same whether the email is known or not."""
         done, refusal = await self._call(
             _request_recovery,
@@ -228,7 +228,7 @@ class ResetPasswordState(FormState):
     """The page a recovery link opens: choose a new password, then you are signed in."""
 
     @rx.event
-    async def submit(self, form: dict):
+    async def submit(self, form: dict[str, str]):
         tokens, refusal = await self._call(
             service.reset_password,
             self.router.url.query_parameters.get("token", ""),

@@ -62,7 +62,7 @@ class SecurityState(AuthState):
         return None
 
     @rx.event
-    async def start_enrolment(self, form: dict):
+    async def start_enrolment(self, form: dict[str, str]):
         """A new authenticator: show its QR code and secret, and ask for its first code."""
         enrolment, refusal = await self._member_call(mfa.enroll_totp, form.get("name") or None)
         if enrolment is None:
@@ -73,7 +73,7 @@ class SecurityState(AuthState):
         return await self._reload_factors()
 
     @rx.event
-    async def confirm_enrolment(self, form: dict):
+    async def confirm_enrolment(self, form: dict[str, str]):
         """The first code: the authenticator is on, and this session is now aal2."""
         tokens, refusal = await self._member_call(
             mfa.challenge_and_verify,

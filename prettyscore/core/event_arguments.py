@@ -31,9 +31,10 @@ once per handler from its signature, and then:
 Lax mode never turns a number or a list into text, text into a list or a dict, or
 ``None`` into anything: those are the forgeries that crashed handlers.
 
-So annotations are the contract. Annotate a form's argument ``dict`` (its values are
-text, except that a control with an ``id`` contributes its own value: a checkbox's bool,
-or null), ``dict | None = None`` when the same handler is also called without one; an
+So annotations are the contract. Annotate a form of text fields ``dict[str, str]`` (a
+number or a list in a field is then refused too); a form whose controls with an ``id``
+contribute their own values (a checkbox's bool, or null) a TypedDict or ``dict``;
+``... | None = None`` when the same handler is also called without one; an
 upload's ``list[rx.UploadFile]``; a drop zone's refusals ``list[str]``. A TypedDict form
 comes from ``typing_extensions`` (pydantic cannot read ``typing.TypedDict`` before
 Python 3.12). An argument without an annotation is not checked. Reflex's own internal

@@ -100,7 +100,7 @@ class PhotoEditorState(PhotosState):
         self.edit_prompt = value
 
     @rx.event
-    def submit_custom_edit(self, form: dict | None = None):
+    def submit_custom_edit(self, form: dict[str, str] | None = None):
         """The custom prompt (the button, or Enter in the field)."""
         prompt = str((form or {}).get("prompt") or self.edit_prompt).strip()
         if not prompt:

@@ -260,7 +260,7 @@ class ScoreState(AuthState):
         return await self._save(listing=None, success=messages.PHOTO_SAVED)
 
     @rx.event
-    async def join_leaderboard(self, form: dict):
+    async def join_leaderboard(self, form: dict[str, str]):
         """The opt-in dialog: save with a display name (and bio) and queue for the board."""
         try:
             listing = photos_service.check_listing(form.get("display_name"), form.get("bio"))
@@ -328,7 +328,7 @@ class ScoreState(AuthState):
         self.edit_prompt = value
 
     @rx.event
-    def submit_custom_edit(self, form: dict | None = None):
+    def submit_custom_edit(self, form: dict[str, str] | None = None):
         """Custom AI Edit (the button, or Enter in the field)."""
         prompt = str((form or {}).get("prompt") or self.edit_prompt).strip()
         if not prompt:

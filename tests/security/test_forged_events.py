@@ -5,10 +5,11 @@ event here goes through Reflex's real event processing (its event processor, wit
 app's middleware, state manager and conversions of the payload, as the websocket hands
 it over), as the member with the most access (an admin) in a browser holding the tab's
 key. For every handler of every app state (found by walking the app, not listed by
-hand), each argument in turn gets the values None, 7, [], {} and "x" that do not fit its
-annotation; a handler also gets an argument it does not take, or none of those it
-needs. The event must be refused cleanly: no exception, the generic error toast, no
-change to the tab's state, and no row changed in the database.
+hand), each argument in turn gets the values None, 7, [], {}, "x" and a form with a
+number in a text field that do not fit its annotation; a handler also gets an argument
+it does not take, or none of those it needs. The event must be refused cleanly: no
+exception, the generic error toast, no change to the tab's state, and no row changed in
+the database.
 
 A few correct events, shaped as the browser sends them (a form's wrapped entries, an
 upload's files, a TypedDict form, slider values), still reach their handlers.
@@ -64,7 +65,8 @@ from tests.security.authorisation_world import (
 )
 
 #: The values a forged event puts where they do not belong.
-FORGED: list[Any] = [None, 7, [], {}, "x"]
+# The last: a form whose field holds a number where its text belongs.
+FORGED: list[Any] = [None, 7, [], {}, "x", {"email": 7}]
 
 _TOAST = re.compile(r'\["(error|success|info|warning)"\]\(("(?:[^"\\]|\\.)*")')
 
@@ -107,8 +109,13 @@ def fits(value: Any, annotation: Any) -> bool:
     if annotation is type(None):
         return value is None
     kind = origin or annotation
-    if is_typeddict(annotation) or (isinstance(kind, type) and issubclass(kind, Mapping)):
+    if is_typeddict(annotation):
         return isinstance(value, dict)
+    if isinstance(kind, type) and issubclass(kind, Mapping):
+        entries = typing.get_args(annotation)
+        return isinstance(value, dict) and (
+            len(entries) != 2 or all(fits(entry, entries[1]) for entry in value.values())
+        )
     if isinstance(kind, type) and issubclass(kind, Sequence) and kind is not str:
         return isinstance(value, list)
     if annotation is str:
@@ -295,6 +302,29 @@ def test_the_sweep_covers_the_handlers_named_in_the_report():
     ]:
         assert named in swept, named
     assert len(CASES) > 250
+
+
+def test_the_text_forms_are_swept_with_a_number_in_a_field():
+    """Forms of text fields are annotated so: a number where an email belongs is refused
+    like any other forgery, not handed to the handler."""
+    number_in_a_field = {
+        (state.__name__, name)
+        for state, name, payload in CASES
+        if any(value == FORGED[-1] for value in payload.values())
+    }
+    for form in [
+        ("AuthFormState", "submit_sign_in"),
+        ("AuthFormState", "submit_sign_up"),
+        ("AuthFormState", "submit_second_step"),
+        ("ForgotPasswordState", "submit"),
+        ("ResetPasswordState", "submit"),
+        ("SecurityState", "start_enrolment"),
+        ("SecurityState", "confirm_enrolment"),
+        ("ScoreState", "join_leaderboard"),
+        ("ScoreState", "submit_custom_edit"),
+        ("PhotoEditorState", "submit_custom_edit"),
+    ]:
+        assert form in number_in_a_field, form
 
 
 def test_every_handler_s_annotations_can_be_checked():
