@@ -958,3 +958,9 @@ CHAT_MESSAGES_RATE_LIMITED = "You are sending messages too quickly. Please try a
 # An event failed because the database or Redis did not answer (a restart, a network
 # blip): the member is told to try again, not to contact anyone.
 SERVICE_BRIEFLY_UNAVAILABLE = "The service is briefly unavailable. Please try again in a moment."
+
+# ---- small fixes: share link, free videos left, detailed analysis from the dashboard ----
+# Our own copy (the toast 'Link copied to clipboard!' is LINK_COPIED above).
+SHARE_COPY_LINK = "Copy Link"
+FREE_VIDEOS_LEFT = "{left} of {total} free videos left"
+UNLIMITED_VIDEOS = "Unlimited videos"
