@@ -1,12 +1,13 @@
 """The partner programme's fixed terms (document 001 §9): tiers, their commission, states.
 
 Commission is a whole percent so that money stays in integer cents: a conversion's
-commission is ``amount_cents * percent // 100``.
+commission is ``amount_cents * percent / 100`` rounded half up to the cent.
 """
 
 from __future__ import annotations
 
 from dataclasses import dataclass
+from decimal import ROUND_HALF_UP, Decimal
 
 PENDING = "pending"
 APPROVED = "approved"
@@ -39,5 +40,7 @@ RECENT_CONVERSIONS = 10
 
 
 def commission_cents(amount_cents: int, tier: PartnerTier) -> int:
-    """The partner's share of a payment, rounded down to the cent."""
-    return amount_cents * tier.commission_percent // 100
+    """The partner's share of a payment, rounded half up to the cent ($9.99 at 20% is
+    $2.00, $0.10 at 15% is $0.02), in decimal arithmetic so no float error creeps in."""
+    share = Decimal(amount_cents) * Decimal(tier.commission_percent) / Decimal(100)
+    return int(share.quantize(Decimal(1), rounding=ROUND_HALF_UP))

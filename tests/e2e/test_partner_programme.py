@@ -14,7 +14,7 @@ from prettyscore.billing.checkout import format_amount
 from prettyscore.core import messages
 from prettyscore.core.constants import PREMIUM_MONTHLY_CENTS
 from prettyscore.partners.models import PartnerConversion
-from prettyscore.partners.programme import PAID, PENDING, PRO, UNPAID
+from prettyscore.partners.programme import PAID, PENDING, PRO, UNPAID, commission_cents
 from tests.e2e.flows import (
     affiliate_cookies,
     fill_partner_application,
@@ -79,7 +79,7 @@ def test_a_referred_subscription_earns_a_pro_partner_commission_that_is_paid_out
 ):
     base = app_server.base_url
     price = format_amount(PREMIUM_MONTHLY_CENTS)
-    commission = format_amount(PREMIUM_MONTHLY_CENTS * PRO.commission_percent // 100)
+    commission = format_amount(commission_cents(PREMIUM_MONTHLY_CENTS, PRO))
 
     # A member applies with their own code and waits for review.
     new_member(page, base, "partner")

@@ -158,7 +158,7 @@ def test_a_member_applies_is_pending_then_earns_from_a_referral(page, new_contex
         referred_by = db.get(Profile, member_id(db, buyer)).referred_by_partner
         assert referred_by == account.id
 
-    # The referred member subscribes (test checkout): the partner earns 15% of $9.99.
+    # The referred member subscribes (test checkout): the partner earns 15% of $9.99, $1.50.
     subscribe_to_premium(visitor, base)
 
     open_page(page, f"{base}/partners/portal")
@@ -167,11 +167,11 @@ def test_a_member_applies_is_pending_then_earns_from_a_referral(page, new_contex
     expect(portal.get_by_text(messages.APPLICATION_UNDER_REVIEW)).to_have_count(0)
     expect(portal.get_by_test_id("partner-clicks")).to_have_text("1")
     expect(portal.get_by_test_id("partner-conversions")).to_have_text("1")
-    expect(portal.get_by_test_id("partner-earned")).to_have_text("$1.49")
+    expect(portal.get_by_test_id("partner-earned")).to_have_text("$1.50")
     row = portal.get_by_test_id("conversion-row")
     expect(row).to_have_count(1)
     expect(row).to_contain_text("$9.99")
-    expect(row).to_contain_text("$1.49")
+    expect(row).to_contain_text("$1.50")
     expect(row).to_contain_text("Unpaid")
     expect(row).to_contain_text(re.compile(r"[A-Z][a-z]{2} \d{1,2}, \d{4}"))
 

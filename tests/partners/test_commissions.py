@@ -19,7 +19,16 @@ from prettyscore.billing import checkout, fulfilment, refunds, webhooks
 from prettyscore.billing.models import CheckoutSession
 from prettyscore.partners import commissions, referrals
 from prettyscore.partners.models import PartnerAccount, PartnerConversion
-from prettyscore.partners.programme import PAID, REVERSED, SUSPENDED, UNPAID
+from prettyscore.partners.programme import (
+    ELITE,
+    PAID,
+    PRO,
+    REVERSED,
+    STARTER,
+    SUSPENDED,
+    UNPAID,
+    commission_cents,
+)
 from tests.helpers import stripe_events
 
 CONTACT = fulfilment.KIND_CONTACT_REQUEST
@@ -84,7 +93,7 @@ def totals(db, partner: PartnerAccount) -> tuple[int, int]:
 # ---------------------------------------------------------------------------
 @pytest.mark.parametrize(
     ("tier", "premium", "contact_fee"),
-    [("starter", 149, 14_250), ("pro", 199, 19_000), ("elite", 299, 28_500)],
+    [("starter", 150, 14_250), ("pro", 200, 19_000), ("elite", 300, 28_500)],
 )
 def test_commission_at_each_tier(db, make_partner, tier, premium, contact_fee):
     partner = make_partner("ANNA", tier=tier)
@@ -100,10 +109,26 @@ def test_commission_at_each_tier(db, make_partner, tier, premium, contact_fee):
     assert totals(db, partner) == (2, premium + contact_fee)
 
 
+@pytest.mark.parametrize(
+    ("amount", "tier", "expected"),
+    [
+        (999, PRO, 200),  # $1.998 rounds up to $2.00, not down to $1.99
+        (999, STARTER, 150),  # $1.4985
+        (999, ELITE, 300),  # $2.997
+        (10, STARTER, 2),  # $0.015: exactly half a cent rounds up
+        (30, STARTER, 5),  # $0.045
+        (1, PRO, 0),  # $0.002
+        (95_000, PRO, 19_000),
+    ],
+)
+def test_commission_rounds_half_up_to_the_cent(amount, tier, expected):
+    assert commission_cents(amount, tier) == expected
+
+
 def test_the_detailed_analysis_earns_too(db, make_partner):
     partner = make_partner("ANNA", tier="pro")
     pay(db, referred_member(db, partner), ANALYSIS)  # $4.99
-    assert [(row.amount, row.commission) for row in conversions(db)] == [(499, 99)]
+    assert [(row.amount, row.commission) for row in conversions(db)] == [(499, 100)]
 
 
 def test_members_nobody_referred_earn_nobody_anything(db, make_partner):
@@ -171,10 +196,10 @@ def test_premium_counts_its_first_payment_once_and_each_renewal(db, db_factory, 
     deliver(db_factory, completed, first_invoice, renewal, renewal, failed)
     rows = conversions(db)
     assert [(row.payment_ref, row.amount, row.commission) for row in rows] == [
-        ("in_first", 999, 299),
-        (renewal["data"]["object"]["id"], 999, 299),
+        ("in_first", 999, 300),
+        (renewal["data"]["object"]["id"], 999, 300),
     ]
-    assert totals(db, partner) == (2, 598)
+    assert totals(db, partner) == (2, 600)
 
 
 def test_the_first_invoice_is_the_checkouts_payment_in_either_order(db, db_factory, make_partner):
@@ -192,7 +217,7 @@ def test_the_first_invoice_is_the_checkouts_payment_in_either_order(db, db_facto
     )
     deliver(db_factory, created, invoice, completed)
     assert [row.payment_ref for row in conversions(db)] == ["in_shared"]
-    assert totals(db, partner) == (1, 149)
+    assert totals(db, partner) == (1, 150)
 
 
 def test_the_same_payment_recorded_at_the_same_moment_counts_once(db, db_factory, make_partner):
