@@ -16,7 +16,7 @@ from prettyscore.accounts.service import CurrentUser
 from prettyscore.accounts.state import AuthState
 from prettyscore.core import messages
 from prettyscore.core.db import run_in_session
-from prettyscore.core.errors import DomainError
+from prettyscore.core.errors import DomainError, NotFound
 from prettyscore.core.media import get_media_store, key_from_url
 from prettyscore.core.workers import photo_work
 from prettyscore.photos import service
@@ -179,6 +179,8 @@ class PhotosState(AuthState):
         kind = "edited" if which == "edited" and self.selected.edited_url else "original"
         try:
             data, name = await photo_work(_photo_png, user.id, self.selected.id, kind)
+        except NotFound:  # deleted meanwhile (in another tab)
+            return rx.toast.error(messages.FAILED_TO_DOWNLOAD_PHOTO)
         except DomainError as error:
             return rx.toast.error(error.message)
         except Exception:
