@@ -7,6 +7,7 @@ Everything here runs in the browser, with no state and no server round trip:
   two networks' share URLs in a new tab), built from the Vars passed in.
 - Instagram and TikTok have no share URL: their buttons copy the message and toast
   'Message copied! Open {network} to share'.
+- Copy Link copies the page's link and toasts 'Link copied to clipboard!'.
 - The main Share button uses the browser's native share with the photo as a file where
   ``navigator.canShare({files})`` allows it ('Thanks for sharing!'), and otherwise copies
   the text ('Share text copied to clipboard! ...'). The photo is fetched ahead of the
@@ -298,6 +299,19 @@ def _copy_option(network: str, icon: str, background: str, text: Any) -> rx.Comp
     )
 
 
+def _copy_link_option(page_url: rx.Var) -> rx.Component:
+    """Copy the page's link, toasting 'Link copied to clipboard!' (document 000 §8)."""
+    return rx.el.button(
+        _option_icon("link", "#ec4899"),
+        rx.el.span(messages.SHARE_COPY_LINK),
+        type="button",
+        on_click=copy_text_action(page_url, messages.LINK_COPIED),
+        aria_label=messages.SHARE_COPY_LINK,
+        style=_OPTION_STYLE,
+        data_testid="share-copy-link",
+    )
+
+
 def share_button(
     text: Any,
     image_url: Any,
@@ -354,7 +368,7 @@ def social_share_row(share_text: Any, page_url: Any) -> rx.Component:
 
 
 def share_panel(share_text: Any, image_url: Any, page_url: Any) -> rx.Component:
-    """The share panel: the main Share button and the six options.
+    """The share panel: the main Share button, the six options and Copy Link.
 
     ``share_text`` is a Var[str] (``share_text_var(score, label)``), ``image_url`` a
     Var[str] same-site URL of the photo to share as a file, ``page_url`` a Var[str]
@@ -381,7 +395,8 @@ def share_panel(share_text: Any, image_url: Any, page_url: Any) -> rx.Component:
                     NETWORK_EMAIL, "mail", "#6366f1", share_href("email", text, url), False
                 ),
                 *_social_options(text, url),
-                columns=rx.breakpoints(initial="3", md="6"),
+                _copy_link_option(url),
+                columns=rx.breakpoints(initial="3", md="7"),
                 spacing="3",
                 width="100%",
             ),
