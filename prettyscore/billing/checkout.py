@@ -164,6 +164,16 @@ def open_checkout(db: Session, user_id: uuid.UUID, kind: str, thing: str) -> Che
     ).first()
 
 
+def end_open_checkout(db: Session, user_id: uuid.UUID, kind: str, thing: str) -> None:
+    """End the member's open checkout for ``thing`` (no longer for sale), at Stripe too:
+    CheckoutFailed when Stripe will not end it because it was paid a moment ago."""
+    earlier = open_checkout(db, user_id, kind, thing)
+    if earlier is not None:
+        _retire(earlier)
+        db.add(earlier)
+        db.flush()
+
+
 def _over_the_cap(db: Session, user_id: uuid.UUID) -> list[CheckoutSession]:
     """The member's oldest open checkouts that one more would put over the cap."""
     still_open = db.exec(

@@ -18,6 +18,8 @@ from prettyscore.contact.models import ContactRequest
 
 PENDING, APPROVED, DENIED = "pending", "approved", "denied"
 PENDING_PAYMENT, PAID, REFUNDED = "pending_payment", "paid", "refunded"
+#: An unpaid request replaced by a newer one of the same member for the same contestant.
+SUPERSEDED = "superseded"
 
 
 def _request_for_payment(db: Session, payment: CheckoutSession) -> ContactRequest | None:

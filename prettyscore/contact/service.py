@@ -11,16 +11,25 @@ from __future__ import annotations
 import uuid
 from dataclasses import dataclass
 
+from sqlalchemy import update
 from sqlmodel import Session, func, select
 
 from prettyscore.accounts.models import User
 from prettyscore.billing import checkout, refunds, webhooks
 from prettyscore.billing.fulfilment import KIND_CONTACT_REQUEST
 from prettyscore.billing.models import CheckoutSession
-from prettyscore.contact.fulfilment import APPROVED, DENIED, PENDING, PENDING_PAYMENT
+from prettyscore.contact.fulfilment import (
+    APPROVED,
+    DENIED,
+    PAID,
+    PENDING,
+    PENDING_PAYMENT,
+    REFUNDED,
+    SUPERSEDED,
+)
 from prettyscore.contact.models import ContactRequest
 from prettyscore.core import messages
-from prettyscore.core.errors import NotFound, PermissionDenied, ValidationFailed
+from prettyscore.core.errors import DomainError, NotFound, PermissionDenied, ValidationFailed
 from prettyscore.core.member_limits import count_member_action
 from prettyscore.core.settings import get_settings
 from prettyscore.core.text import storable
@@ -37,6 +46,12 @@ MESSAGE_MAX_CHARS = 1000
 
 SUCCESS_PATH = "/leaderboard?contact=sent"
 CANCEL_PATH = "/leaderboard"
+INBOX_PATH = "/contestant-requests"
+
+#: A request is open while it waits for the contestant or its chat is open, unless its
+#: fee was refunded or a newer request of the same member replaced it unpaid.
+OPEN_STATUSES = (PENDING, APPROVED)
+LIVE_PAYMENTS = (PENDING_PAYMENT, PAID)
 
 
 @dataclass(frozen=True)
@@ -61,6 +76,24 @@ class InboxEntry:
     fee: str
     share: str
     status: str
+
+
+@dataclass(frozen=True)
+class SentEntry:
+    """One paid request in the requester's Sent list (pending, approved or denied)."""
+
+    id: str
+    contestant: str
+    message: str
+    rank: int
+    fee: str
+    status: str  # pending | approved | denied
+    refunded: bool
+    chat_url: str  # the chat of an approved request, else ""
+
+
+class RequestAlreadyOpen(DomainError):
+    """The member already has an open request for this contestant."""
 
 
 # ---------------------------------------------------------------------------
@@ -120,6 +153,7 @@ def contact_offer(db: Session, requester_id: uuid.UUID, photo_id: str) -> Contac
     photo = _listed_photo(db, photo_id)
     if photo.user_id == requester_id:
         raise PermissionDenied(messages.CANNOT_CONTACT_YOURSELF)
+    _refuse_a_second_paid_request(_open_request(db, requester_id, photo.user_id))
     rank = rank_of_photo(db, photo.id)
     fee = fee_for_rank(rank)
     return ContactOffer(
@@ -134,23 +168,70 @@ def contact_offer(db: Session, requester_id: uuid.UUID, photo_id: str) -> Contac
 # ---------------------------------------------------------------------------
 # Requesting and paying
 # ---------------------------------------------------------------------------
+def _open_request(
+    db: Session, requester_id: uuid.UUID, contestant_id: uuid.UUID
+) -> ContactRequest | None:
+    """The member's open request for the contestant (paid, or still in its checkout)."""
+    return db.exec(
+        select(ContactRequest)
+        .where(
+            ContactRequest.requester_id == requester_id,
+            ContactRequest.contestant_id == contestant_id,
+            ContactRequest.status.in_(OPEN_STATUSES),
+            ContactRequest.payment_status.in_(LIVE_PAYMENTS),
+        )
+        .order_by(ContactRequest.paid.desc(), ContactRequest.created_at.desc())
+    ).first()
+
+
+def _refuse_a_second_paid_request(earlier: ContactRequest | None) -> None:
+    """One open request per member and contestant: a paid one waits for its answer or
+    has its chat, so a second fee for the same contestant is refused."""
+    if earlier is not None and earlier.paid:
+        raise RequestAlreadyOpen(messages.CONTACT_REQUEST_ALREADY_OPEN)
+
+
+def _hold_requester(db: Session, requester_id: uuid.UUID) -> None:
+    """Take the member's row for this transaction (a write that changes nothing: a row
+    lock on PostgreSQL, the write lock on SQLite), so that two requests of one member
+    are judged one after the other, each seeing the other's result."""
+    db.connection().execute(update(User).where(User.id == requester_id).values(email=User.email))
+
+
+def _replace_unpaid(db: Session, requester: User, earlier: ContactRequest) -> None:
+    """A new request replaces the member's unpaid one for the same contestant: its open
+    checkout ends (at Stripe too; CheckoutFailed when Stripe has just been paid, and then
+    nothing changes), so only the newest can be paid."""
+    checkout.end_open_checkout(db, requester.id, KIND_CONTACT_REQUEST, str(earlier.id))
+    earlier.payment_status = SUPERSEDED
+    db.add(earlier)
+    db.flush()
+
+
 def create_request(
     db: Session, requester: User, photo_id: uuid.UUID | str, message: str
 ) -> ContactRequest:
     """A new, unpaid request to the owner of a listed photo, priced by its rank now.
 
-    Each request opens a checkout and reaches a stranger once paid, so a member may make
-    only so many (``RATE_LIMIT_CONTACT_REQUESTS_PER_MEMBER``); a valid one is counted
-    before it is stored, a refused one stores nothing."""
+    One open request per member and contestant: while a paid one is pending or approved
+    a new one is refused (``RequestAlreadyOpen``); an unpaid one still in its checkout is
+    replaced by the new one. Each request opens a checkout and reaches a stranger once
+    paid, so a member may make only so many (``RATE_LIMIT_CONTACT_REQUESTS_PER_MEMBER``);
+    a valid one is counted before it is stored, a refused one stores nothing."""
     text = check_message(message)
     offer = contact_offer(db, requester.id, str(photo_id))
     photo = _listed_photo(db, offer.photo_id)
+    _hold_requester(db, requester.id)
+    earlier = _open_request(db, requester.id, photo.user_id)
+    _refuse_a_second_paid_request(earlier)
     count_member_action(
         get_settings().rate_limit_contact_requests_per_member,
         "contact-requests-member",
         requester.id,
         messages.CONTACT_REQUESTS_RATE_LIMITED,
     )
+    if earlier is not None:
+        _replace_unpaid(db, requester, earlier)
     platform_share, contestant_share = shares(offer.fee_cents)
     request = ContactRequest(
         requester_id=requester.id,
@@ -172,7 +253,11 @@ def create_request(
 
 def start_payment(db: Session, requester: User, request: ContactRequest) -> str:
     """Open the checkout for the request's fee; returns the URL to send the member to."""
-    if request.requester_id != requester.id or request.paid:
+    if (
+        request.requester_id != requester.id
+        or request.paid
+        or request.payment_status != PENDING_PAYMENT
+    ):
         raise NotFound(messages.CONTACT_REQUEST_NOT_FOUND)
     return checkout.start_checkout(
         db,
@@ -190,6 +275,58 @@ def request_contact(db: Session, requester: User, photo_id: str, message: str) -
     """Create the request and open its checkout in one go (nothing is kept if either fails)."""
     request = create_request(db, requester, photo_id, message)
     return start_payment(db, requester, request)
+
+
+# ---------------------------------------------------------------------------
+# The requester's side: what they sent, and the notice after paying
+# ---------------------------------------------------------------------------
+def sent(db: Session, requester_id: uuid.UUID) -> list[SentEntry]:
+    """The member's paid requests, newest first: pending, approved (with the chat) and
+    denied or otherwise refunded ones. Unpaid or replaced ones never reached anyone."""
+    rows = db.exec(
+        select(ContactRequest, Photo)
+        .outerjoin(Photo, Photo.id == ContactRequest.photo_id)
+        .where(
+            ContactRequest.requester_id == requester_id,
+            ContactRequest.payment_status.in_((PAID, REFUNDED)),
+        )
+        .order_by(ContactRequest.created_at.desc())
+    ).all()
+    return [
+        SentEntry(
+            id=str(request.id),
+            contestant=_contestant_name(photo) if photo else messages.APP_NAME,
+            message=request.message_preview,
+            rank=request.rank_at_request,
+            fee=checkout.format_amount(request.fee_amount),
+            status=request.status,
+            # a denial refunds at once (Stripe confirms the refund a moment later)
+            refunded=request.status == DENIED or request.payment_status == REFUNDED,
+            chat_url=f"/messages/{request.id}" if request.status == APPROVED else "",
+        )
+        for request, photo in rows
+    ]
+
+
+def sent_notice(db: Session, requester_id: uuid.UUID) -> str:
+    """The notice after paying a contact fee: only when the member's newest request is
+    paid (so opening the success address without paying shows nothing)."""
+    row = db.exec(
+        select(ContactRequest, Photo)
+        .outerjoin(Photo, Photo.id == ContactRequest.photo_id)
+        .where(
+            ContactRequest.requester_id == requester_id,
+            ContactRequest.payment_status != SUPERSEDED,
+        )
+        .order_by(ContactRequest.created_at.desc())
+    ).first()
+    if row is None:
+        return ""
+    request, photo = row
+    if not request.paid or request.status != PENDING:
+        return ""
+    name = _contestant_name(photo) if photo else messages.APP_NAME
+    return messages.CONTACT_SENT_NOTICE.format(name=name)
 
 
 # ---------------------------------------------------------------------------

@@ -964,3 +964,25 @@ SERVICE_BRIEFLY_UNAVAILABLE = "The service is briefly unavailable. Please try ag
 SHARE_COPY_LINK = "Copy Link"
 FREE_VIDEOS_LEFT = "{left} of {total} free videos left"
 UNLIMITED_VIDEOS = "Unlimited videos"
+
+# ---- Contact requests the member sent, and payment confirmations (issue 21) ----
+CONTACT_REQUEST_ALREADY_OPEN = (
+    "You already have an open contact request with this contestant. "
+    "You can follow it under Contact Requests, in Sent requests."
+)
+CONTACT_RECEIVED_TITLE = "Received requests"
+CONTACT_SENT_TITLE = "Sent requests"
+NO_SENT_CONTACT_REQUESTS = "You haven't sent any contact requests yet"
+CONTACT_TO = "To {contestant}"
+CONTACT_STATUS_DENIED = "Denied"
+CONTACT_STATUS_REFUNDED = "Refunded"
+CONTACT_SENT_NOTICE = (
+    "Payment received: your contact request to {name} was sent. "
+    "You will see their answer in Sent requests."
+)
+CONTACT_SEE_SENT = "See sent requests"
+PREMIUM_CHECKING_PAYMENT = "Checking your payment..."
+PREMIUM_PAYMENT_PROCESSING = (
+    "Your payment is still being processed. Premium will show on your dashboard "
+    "as soon as it is confirmed."
+)

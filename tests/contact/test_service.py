@@ -213,11 +213,11 @@ def test_the_contestant_approves_and_the_request_stays_in_the_inbox(db, make_mem
 
 
 def test_only_the_contestant_of_a_paid_pending_request_may_answer_it(db, make_member):
-    requester, contestant, stranger, other_requester = (make_member() for _ in range(4))
+    requester, contestant, stranger, other_requester, unpaying = (make_member() for _ in range(5))
     photo = listed_photo(db, contestant, 9.0)
     request = paid_request(db, requester, photo)
     paid_request(db, other_requester, photo, "Another hello to you!")
-    unpaid = service.create_request(db, requester, photo.id, GOOD_MESSAGE)
+    unpaid = service.create_request(db, unpaying, photo.id, GOOD_MESSAGE)
     db.commit()
 
     for someone in (stranger, requester, other_requester):
