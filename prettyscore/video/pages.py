@@ -89,6 +89,10 @@ def _idle() -> rx.Component:
             disabled=(VideoState.source_url == "") | ~rx.State.is_hydrated,
         ),
         rx.text(f"Generation takes {messages.VIDEO_TAKES_UP_TO}.", size="2", color_scheme="gray"),
+        rx.cond(
+            VideoState.videos_left != "",
+            rx.text(VideoState.videos_left, size="2", weight="medium", data_testid="videos-left"),
+        ),
         spacing="4",
         width="100%",
         align="center",

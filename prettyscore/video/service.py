@@ -39,6 +39,29 @@ log = logging.getLogger(__name__)
 STALE_AFTER = timedelta(minutes=10)
 
 
+def _generations_used(db: Session, user_id: uuid.UUID) -> int:
+    """The member's generations as the free allowance counts them: every row, whatever
+    became of it."""
+    return db.exec(
+        select(func.count()).select_from(VideoGeneration).where(VideoGeneration.user_id == user_id)
+    ).one()
+
+
+def free_videos_left(db: Session, user_id: uuid.UUID) -> int | None:
+    """How many of the free generations the member has left; None for a subscriber,
+    whose generations are unlimited."""
+    if is_subscriber(db, user_id):
+        return None
+    return max(constants.FREE_VIDEO_GENERATIONS - _generations_used(db, user_id), 0)
+
+
+def allowance_text(left: int | None) -> str:
+    """The video page's line: 'N of 2 free videos left', or unlimited with Premium."""
+    if left is None:
+        return messages.UNLIMITED_VIDEOS
+    return messages.FREE_VIDEOS_LEFT.format(left=left, total=constants.FREE_VIDEO_GENERATIONS)
+
+
 def start_generation(
     db: Session,
     user_id: uuid.UUID,
@@ -56,14 +79,8 @@ def start_generation(
     # Lock the member's row first (a write): on PostgreSQL a row lock, on SQLite the
     # database's write lock. Concurrent starts then count one after the other.
     db.execute(update(User).where(User.id == user_id).values(updated_at=User.updated_at))
-    if not is_subscriber(db, user_id):
-        used = db.exec(
-            select(func.count())
-            .select_from(VideoGeneration)
-            .where(VideoGeneration.user_id == user_id)
-        ).one()
-        if used >= constants.FREE_VIDEO_GENERATIONS:
-            raise PermissionDenied(messages.VIDEO_FREE_LIMIT, code="free_limit_reached")
+    if free_videos_left(db, user_id) == 0:
+        raise PermissionDenied(messages.VIDEO_FREE_LIMIT, code="free_limit_reached")
     job = VideoGeneration(
         user_id=user_id,
         status="processing",

@@ -49,6 +49,8 @@ class VideoState(AuthState):
     video_url: str = ""
     polls: int = 0
     dialog_open: bool = False
+    # 'N of 2 free videos left' (or unlimited with Premium), counted on the server.
+    videos_left: str = ""
 
     _source_key: str = ""
     _source_photo_id: str = ""  # the saved photo the source came from, if any
@@ -67,6 +69,16 @@ class VideoState(AuthState):
             return VideoState.follow_job
         return None
 
+    async def _count_videos_left(self, user_id: uuid.UUID) -> None:
+        """The line under Generate, from the generations counted as the limit counts them."""
+        try:
+            left = await run_in_session(service.free_videos_left, user_id)
+        except Exception:
+            log.exception("Counting the free videos left failed")
+            self.videos_left = ""
+            return
+        self.videos_left = service.allowance_text(left)
+
     def _reset_job(self) -> None:
         self.phase, self.video_url, self.polls, self._job_id = "idle", "", 0, ""
 
@@ -77,8 +89,10 @@ class VideoState(AuthState):
     @rx.event
     async def open_page(self):
         """on_load: members only; a job started before a reload is followed again."""
-        if await self._current_user() is None:
+        user = await self._current_user()
+        if user is None:
             return self._signed_out()
+        await self._count_videos_left(user.id)
         return self._resume_following()
 
     @rx.event
@@ -94,6 +108,7 @@ class VideoState(AuthState):
         if user is None:
             return self._signed_out()
         self.dialog_open = True
+        await self._count_videos_left(user.id)
         if self.phase == "processing" and self._job_id:
             return self._resume_following()
         if self.phase != "idle" and photo_id == self._source_photo_id:
@@ -187,6 +202,7 @@ class VideoState(AuthState):
             None, service.render_generation, session_scope, get_media_store(), job.id
         )
         self._job_id, self.phase, self.polls, self.video_url = str(job.id), "processing", 0, ""
+        await self._count_videos_left(user.id)
         return [rx.toast.info(messages.VIDEO_STARTED), VideoState.follow_job]
 
     @rx.event(background=True)

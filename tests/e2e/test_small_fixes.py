@@ -7,7 +7,7 @@ import pytest
 from playwright.sync_api import expect
 
 from prettyscore.core import messages
-from tests.e2e.flows import astronaut_jpeg, score_photo
+from tests.e2e.flows import astronaut_jpeg, new_member, open_page, score_photo
 
 pytestmark = pytest.mark.e2e
 
@@ -24,3 +24,20 @@ def test_copy_link_in_the_share_panel_copies_the_link_and_says_so(page, app_serv
     assert f"url={copied}" in panel.get_by_test_id("share-x-twitter").get_attribute("href").replace(
         "%3A", ":"
     ).replace("%2F", "/")
+
+
+def test_the_video_page_says_how_many_free_videos_are_left(page, app_server, tmp_path):
+    base = app_server.base_url
+    new_member(page, base, "free-videos")
+    open_page(page, f"{base}/video-generation")
+    left = page.get_by_test_id("videos-left")
+    expect(left).to_have_text("2 of 2 free videos left")
+
+    page.get_by_test_id("video-upload-zone").locator("input[type=file]").set_input_files(
+        str(astronaut_jpeg(tmp_path))
+    )
+    expect(page.get_by_role("img", name="Photo to animate")).to_be_visible()
+    page.get_by_role("button", name="Generate Video").click()
+    expect(page.get_by_test_id("video-player")).to_be_visible(timeout=60_000)
+    page.get_by_role("button", name="Generate Another").click()
+    expect(left).to_have_text("1 of 2 free videos left")

@@ -1,10 +1,12 @@
 """The video page's Generate button: a photo chosen a day ago, which housekeeping has
-swept since, is asked for again, and no generation (free members have two) is spent."""
+swept since, is asked for again, and no generation (free members have two) is spent.
+The page says how many of the two free videos are left."""
 
 from __future__ import annotations
 
 import io
 import time
+from datetime import timedelta
 
 import pytest
 from PIL import Image
@@ -12,9 +14,11 @@ from skimage import data
 from sqlalchemy import func
 from sqlmodel import select
 
+from prettyscore.billing.models import Subscription
 from prettyscore.core import messages
 from prettyscore.core.db import session_scope
 from prettyscore.core.media import get_media_store
+from prettyscore.core.model_types import utcnow
 from prettyscore.core.settings import get_settings
 from prettyscore.photos import housekeeping, media_files
 from prettyscore.video import service
@@ -64,3 +68,32 @@ def test_a_photo_swept_since_it_was_chosen_is_asked_for_again(store):
     assert reply.toasts == [("error", messages.PLEASE_UPLOAD_IMAGE_FILE)]
     assert page.source_url == "" and page.phase == "idle"
     assert generations() == 0
+
+
+def test_the_page_says_how_many_free_videos_are_left(store):
+    with session_scope() as db:
+        someone = member_session(db)
+    page = as_user(VideoState, someone)
+    call(page, "open_page")
+    assert page.videos_left == "2 of 2 free videos left"
+
+    for expected in ("1 of 2 free videos left", "0 of 2 free videos left"):
+        with session_scope() as db:  # a generation, whatever became of it, counts
+            db.add(VideoGeneration(user_id=someone.user_id, status="failed"))
+        call(page, "open_page")
+        assert page.videos_left == expected
+    assert call(page, "open_page").toasts == []
+
+
+def test_a_premium_member_has_unlimited_videos(store):
+    with session_scope() as db:
+        someone = member_session(db)
+        db.add(
+            Subscription(
+                user_id=someone.user_id, status="active", expires_at=utcnow() + timedelta(days=30)
+            )
+        )
+        db.add(VideoGeneration(user_id=someone.user_id, status="completed"))
+    page = as_user(VideoState, someone)
+    call(page, "open_page")
+    assert page.videos_left == messages.UNLIMITED_VIDEOS
