@@ -20,7 +20,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any
 
-from sqlmodel import Session, select
+from sqlmodel import Session, col, select
 
 from prettyscore.billing import checkout
 from prettyscore.billing.fulfilment import KIND_PERSONALITY_ANALYSIS
@@ -309,6 +309,31 @@ def paid_detailed_analysis(db: Session, user_id: uuid.UUID, answers: Any) -> Res
     return _view(owned) if owned is not None else None
 
 
+def _latest_basic(db: Session, user_id: uuid.UUID) -> PersonalityResult | None:
+    return db.exec(
+        select(PersonalityResult)
+        .where(PersonalityResult.user_id == user_id, PersonalityResult.quiz_type == BASIC)
+        .order_by(col(PersonalityResult.created_at).desc(), col(PersonalityResult.id).desc())
+        .limit(1)
+    ).first()
+
+
+def latest_detailed_offer(db: Session, user_id: uuid.UUID) -> ResultView | None:
+    """The member's latest basic result while its detailed analysis is still for sale
+    (the dashboard's offer); None without a basic result, or once the detailed analysis
+    of those answers is paid for."""
+    latest = _latest_basic(db, user_id)
+    if latest is None:
+        return None
+    try:
+        answers = check_answers(latest.answers)
+    except ValidationFailed:
+        return None  # answers no longer valid: nothing to analyse in detail
+    if _paid_detailed_with(db, user_id, answers) is not None:
+        return None
+    return _view(latest)
+
+
 def report_path(result_id: uuid.UUID | str) -> str:
     """Where a saved result is read."""
     return f"{PAGE_PATH}?result={result_id}"
@@ -343,6 +368,15 @@ def start_detailed_purchase(
         success_path=f"{PAGE_PATH}?payment=success&result={detailed.id}",
         cancel_path=PAGE_PATH,
     )
+
+
+def buy_latest_detailed(db: Session, user: checkout.Payer) -> str:
+    """``start_detailed_purchase`` for the member's latest basic result (the dashboard's
+    offer): the checkout URL, or the report's if it is paid for already."""
+    latest = _latest_basic(db, user.id)
+    if latest is None:
+        raise NotFound(messages.PERSONALITY_RESULT_NOT_FOUND)
+    return start_detailed_purchase(db, user, latest.id)
 
 
 def detailed_price() -> str:
