@@ -19,7 +19,8 @@ two nearly identical photos get nearly identical figures. Where the ideal comes 
   robust).
 - **Skin quality**: unevenness of the cheeks and forehead relative to the skin's own
   brightness (``face_skin.skin_texture``), capped by the photo's sharpness so that a
-  soft photo can never look like smooth skin.
+  soft photo can never look like smooth skin; on a photo too soft to show the skin's
+  texture at all, its figure no longer counts (``skin_quality``).
 
 Breakdown bars: ``10 q`` for a part's quality ``q`` (0–1). Overall score:
 ``SCORE_FLOOR + SCORE_RANGE × Q ** SCORE_EXPONENT`` with ``Q`` the weighted mean of the
@@ -146,6 +147,11 @@ SKIN_IDEAL = Ideal(
 # falling at SHARP_BLUR_PERCENT.
 SHARP_BLUR_PERCENT = 1.0
 SHARPNESS_FALL_OFF = 0.75
+# Blur (percent of the face's width) from which the skin's texture starts to be lost,
+# and at which it is: from there the skin quality is at most UNSEEN_SKIN_QUALITY.
+SKIN_UNSEEN_FROM = 1.5
+SKIN_UNSEEN_AT = 2.0
+UNSEEN_SKIN_QUALITY = 0.05
 SHARPNESS_IDEAL = Ideal(
     "sharpness", "Photo sharpness", SKIN, 0.0, 1.3, 1.0,
     "{name}: edges soft over {value}% of face width, ideal under {high}%", 1, True,
@@ -168,9 +174,7 @@ def calibrated(measures: dict[str, float]) -> Calibrated:
     harmony, harmony_notes = weighted_quality(
         HARMONY_IDEALS, measures, open_mouth_weights(measures["lip_gap"])
     )
-    skin = SKIN_IDEAL.quality(measures[SKIN_IDEAL.key]) * sharpness_quality(
-        measures[SHARPNESS_IDEAL.key]
-    )
+    skin = skin_quality(measures[SKIN_IDEAL.key], measures[SHARPNESS_IDEAL.key])
     skin_notes = (
         SKIN_IDEAL.note(measures[SKIN_IDEAL.key]),
         SHARPNESS_IDEAL.note(measures[SHARPNESS_IDEAL.key]),
@@ -208,6 +212,22 @@ def open_mouth_weights(lip_gap: float) -> dict[str, float]:
     excess = max(0.0, lip_gap - OPEN_MOUTH_GAP)
     trust = math.exp(-0.5 * (excess / OPEN_MOUTH_FADE) ** 2)
     return dict.fromkeys(MOUTH_DEPENDENT, trust)
+
+
+def skin_quality(evenness: float, blur_percent: float) -> float:
+    """The skin's quality: its evenness's, as far as the photo's sharpness can show it.
+
+    From ``SKIN_UNSEEN_FROM`` to ``SKIN_UNSEEN_AT`` of blur the photo shows less and less
+    of the skin, and its evenness less and less counts: the quality slides to at most
+    ``UNSEEN_SKIN_QUALITY``. Beyond, whatever the texture figure reads (grain, noise, a
+    compression's blocks, the shading of a darker or lighter skin) does not move it, and
+    a worse photo can only take it lower.
+    """
+    measured = SKIN_IDEAL.quality(evenness) * sharpness_quality(blur_percent)
+    unseen = min(
+        1.0, max(0.0, (blur_percent - SKIN_UNSEEN_FROM) / (SKIN_UNSEEN_AT - SKIN_UNSEEN_FROM))
+    )
+    return (1.0 - unseen) * measured + unseen * min(measured, UNSEEN_SKIN_QUALITY)
 
 
 def sharpness_quality(blur_percent: float) -> float:
