@@ -60,6 +60,42 @@ def decode_upload(data: bytes, *, max_side: int | None = None) -> Image.Image:
     return rgb
 
 
+# The first bytes of each accepted format: a file that starts like one claims to be one.
+_IMAGE_MAGIC = (b"\xff\xd8\xff", b"\x89PNG\r\n\x1a\n", b"GIF87a", b"GIF89a")
+_IMAGE_EXTENSIONS = (".jpg", ".jpeg", ".jfif", ".png", ".webp", ".gif")
+
+
+def claims_image(data: bytes, name: str | None = None, content_type: str | None = None) -> bool:
+    """Whether an upload says it is an image: by its first bytes, its file name's
+    extension or its declared type (the browser derives the type from the extension)."""
+    if data.startswith(_IMAGE_MAGIC) or (data[:4] == b"RIFF" and data[8:12] == b"WEBP"):
+        return True
+    if (name or "").lower().endswith(_IMAGE_EXTENSIONS):
+        return True
+    return (content_type or "").lower().startswith("image/")
+
+
+def decode_claimed_upload(
+    data: bytes,
+    *,
+    name: str | None = None,
+    content_type: str | None = None,
+    max_side: int | None = None,
+) -> Image.Image:
+    """``decode_upload`` with the documents' two texts for a file that is not a usable
+    image: one that claims to be an image (``claims_image``) but cannot be decoded, a
+    truncated or empty JPEG, a text file named .jpg, is 'Failed to read image file'
+    (code ``unreadable_image``); anything else stays 'Please upload an image file'."""
+    try:
+        return decode_upload(data, max_side=max_side)
+    except ValidationFailed as error:
+        if error.code == "not_an_image" and claims_image(data, name, content_type):
+            raise ValidationFailed(
+                messages.FAILED_TO_READ_IMAGE, code="unreadable_image"
+            ) from error
+        raise
+
+
 def _open_checked(data: bytes) -> Image.Image:
     """Open (header only) as one of the accepted formats, refusing bombs by their size.
 

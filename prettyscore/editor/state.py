@@ -184,7 +184,7 @@ class EditorState(AuthState):
     async def upload(self, files: list[rx.UploadFile]):
         """A new photo from this device: history, score and sliders start again."""
         if not files:
-            return rx.toast.error(messages.PLEASE_UPLOAD_IMAGE_FILE)
+            return None  # the picker refused the file and said why (reject_drop)
         data = await files[0].read(constants.MAX_UPLOAD_BYTES + 1)
         owner = (await self._owners())[0]
         try:

@@ -56,12 +56,19 @@ def require_kind(kind: str) -> str:
 # ---------------------------------------------------------------------------
 # Before the analysis
 # ---------------------------------------------------------------------------
-def stage_body_photo(store: MediaStore, owner: MediaOwner, data: bytes) -> str:
+def stage_body_photo(
+    store: MediaStore,
+    owner: MediaOwner,
+    data: bytes,
+    *,
+    name: str | None = None,
+    content_type: str | None = None,
+) -> str:
     """Check an upload and keep it for this browser's session, as the face upload does
     (a real image, no bombs, EXIF stripped), with these pages' size message."""
     if len(data) > constants.MAX_UPLOAD_BYTES:
         raise ValidationFailed(messages.FILE_SIZE_LIMIT, code="file_too_large")
-    return stage_photo(store, owner, data)
+    return stage_photo(store, owner, data, name=name, content_type=content_type)
 
 
 def check_may_score(db: Session, user_id: uuid.UUID | None, kind: str) -> None:

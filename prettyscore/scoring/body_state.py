@@ -112,16 +112,25 @@ class BodyScoreState(AuthState):
         if kind not in BODY_KINDS or self.analyzing:
             return None
         if not files:
-            return rx.toast.error(messages.PLEASE_UPLOAD_IMAGE_FILE)
+            # The picker refused the file and said why (reject_drop): one notice, not two.
+            return None
         user = await self._current_user()
         try:
             await run_in_session(body_results.check_may_score, user and user.id, kind)
         except DomainError as error:
             return self._locked_out(kind, error)
-        data = await files[0].read(constants.MAX_UPLOAD_BYTES + 1)
+        upload = files[0]
+        data = await upload.read(constants.MAX_UPLOAD_BYTES + 1)
         owner = (await self.get_state(ScoreState))._visitor_owner()
         try:
-            key = await photo_work(body_results.stage_body_photo, media_store(), owner, data)
+            key = await photo_work(
+                body_results.stage_body_photo,
+                media_store(),
+                owner,
+                data,
+                name=upload.name,
+                content_type=upload.content_type,
+            )
         except DomainError as error:
             return rx.toast.error(error.message)
         except Exception:

@@ -14,6 +14,7 @@ from prettyscore.ui import early_photo, styles
 from prettyscore.ui.celebration import confetti
 from prettyscore.ui.comparison import before_after_slider, photo_frame
 from prettyscore.ui.components import (
+    ACCEPTED_DROP_COUNT,
     REJECTED_DROP_CODES,
     deferred,
     icon_button,
@@ -34,7 +35,31 @@ from prettyscore.ui.score import (
 )
 from prettyscore.ui.share import native_share_action, share_panel, share_text_var
 
-_UPLOAD_ON_DROP = ScoreState.upload_on_page(rx.upload_files(upload_id=UPLOAD_PAGE_ID))
+_UPLOAD_ON_DROP = [
+    ScoreState.upload_started(ACCEPTED_DROP_COUNT),
+    ScoreState.upload_on_page(
+        rx.upload_files(upload_id=UPLOAD_PAGE_ID, on_upload_progress=ScoreState.upload_progress)
+    ),
+]
+#: A photo is on its way to the server or being checked there.
+_PHOTO_ARRIVING = ScoreState.uploading | ScoreState.staging
+
+
+def upload_progress_bar() -> rx.Component:
+    """'Processing...' with the upload's progress while a chosen photo travels."""
+    return rx.cond(
+        _PHOTO_ARRIVING,
+        rx.vstack(
+            rx.text(messages.PROCESSING, size="2", weight="medium"),
+            rx.progress(value=ScoreState.upload_percent, max=100, width="100%"),
+            align="center",
+            spacing="1",
+            width="100%",
+            max_width="320px",
+            role="status",
+            data_testid="upload-progress",
+        ),
+    )
 
 
 # ---------------------------------------------------------------------------
@@ -53,7 +78,10 @@ def _drop_zone() -> rx.Component:
 
 
 def _get_score_button(**props) -> rx.Component:
-    """'Get My Score!' (the server says 'Please upload a photo first!' without a photo)."""
+    """'Get My Score!' (the server says 'Please upload a photo first!' without a photo;
+    while a photo is still arriving the button waits for it)."""
+    props.setdefault("loading", _PHOTO_ARRIVING)
+    props.setdefault("disabled", _PHOTO_ARRIVING)
     return icon_button(
         "sparkles",
         rx.cond(ScoreState.analyzing, messages.ANALYZING, messages.GET_MY_SCORE),
@@ -135,6 +163,7 @@ def upload_page() -> rx.Component:
                 _preview(),
                 rx.vstack(
                     _drop_zone(),
+                    upload_progress_bar(),
                     _button_row(
                         icon_button(
                             "camera",

@@ -67,13 +67,22 @@ class ScoreResult:
         return "10" if self.score >= 10 else f"{self.score:.1f}"
 
 
-def stage_photo(store: MediaStore, owner: MediaOwner, data: bytes) -> str:
+def stage_photo(
+    store: MediaStore,
+    owner: MediaOwner,
+    data: bytes,
+    *,
+    name: str | None = None,
+    content_type: str | None = None,
+) -> str:
     """Check an upload and keep it for this browser's session; returns its media key.
 
     Raises the documented ``ValidationFailed`` for anything that is not a usable image,
-    before a single byte is written.
+    before a single byte is written: 'Failed to read image file' when the file claims to
+    be an image (by its bytes, ``name`` or ``content_type``), else 'Please upload an
+    image file'.
     """
-    image = images.decode_upload(data)
+    image = images.decode_claimed_upload(data, name=name, content_type=content_type)
     image.thumbnail((STORED_LONG_SIDE, STORED_LONG_SIDE), Image.Resampling.LANCZOS)
     return store.save(images.encode_jpeg(image), owner=owner, ext="jpg")
 

@@ -39,6 +39,8 @@ UPLOAD_PAGE_ID = "upload_page"
 #: The early photo of /results: the photo this tab last saw its score for.
 RESULTS_PHOTO = "results"
 PROGRESS_TICK_SECONDS = 0.15
+#: How long 'Get My Score!' waits for a photo still on its way before giving up.
+UPLOAD_WAIT_SECONDS = 120.0
 
 # Which texts an edit shows: (success with the count, failure).
 EDIT_TEXTS = {
@@ -76,6 +78,8 @@ class ScoreState(AuthState):
         secure=get_settings().secure_cookies,
     )
     staging: bool = False
+    uploading: bool = False
+    upload_percent: int = 0
     preview_url: str = ""
     enhanced_notice: bool = False
     analyzing: bool = False
@@ -119,10 +123,19 @@ class ScoreState(AuthState):
 
     async def _stage(self, files: list[rx.UploadFile]):
         if not files:
-            return rx.toast.error(messages.PLEASE_UPLOAD_IMAGE_FILE)
-        data = await files[0].read(constants.MAX_UPLOAD_BYTES + 1)
+            # The picker refused the file and said why (reject_drop): one notice, not two.
+            return None
+        upload = files[0]
+        data = await upload.read(constants.MAX_UPLOAD_BYTES + 1)
         try:
-            key = await photo_work(scoring.stage_photo, media_store(), self._visitor_owner(), data)
+            key = await photo_work(
+                scoring.stage_photo,
+                media_store(),
+                self._visitor_owner(),
+                data,
+                name=upload.name,
+                content_type=upload.content_type,
+            )
         except DomainError as error:
             return rx.toast.error(error.message)
         except Exception:
@@ -135,6 +148,23 @@ class ScoreState(AuthState):
         return None
 
     @rx.event
+    def upload_started(self, accepted: int):
+        """A drop the picker accepted (``accepted`` files) is about to be sent: show
+        'Processing...' and hold 'Get My Score!' until it has arrived."""
+        if accepted > 0:
+            self.uploading, self.upload_percent = True, 0
+
+    @rx.event
+    def upload_progress(self, progress: dict[str, int | float | bool]):
+        """The browser's upload progress (Reflex's ``on_upload_progress``)."""
+        share = progress.get("progress", 0)
+        if self.uploading and isinstance(share, (int, float)) and not isinstance(share, bool):
+            self.upload_percent = max(0, min(100, int(share * 100)))
+
+    def _upload_done(self) -> None:
+        self.uploading, self.upload_percent = False, 0
+
+    @rx.event
     async def upload_from_home(self, files: list[rx.UploadFile]):
         """Home hero: keep the chosen photo for this session and carry it to /upload."""
         self.staging = True
@@ -142,12 +172,20 @@ class ScoreState(AuthState):
             refusal = await self._stage(files)
         finally:
             self.staging = False
+            self._upload_done()
+        if not files:
+            return None
         return refusal or rx.redirect("/upload")
 
     @rx.event
     async def upload_on_page(self, files: list[rx.UploadFile]):
         """/upload: 'From Gallery' or a drop on the zone."""
-        return await self._stage(files)
+        self.staging = True
+        try:
+            return await self._stage(files)
+        finally:
+            self.staging = False
+            self._upload_done()
 
     @rx.event
     def change_photo(self):
@@ -155,6 +193,7 @@ class ScoreState(AuthState):
         self._discard_staged()
         self.preview_url = ""
         self.enhanced_notice = False
+        self._upload_done()
 
     def _discard_staged(self) -> None:
         in_result = (self._result.get("image_key"), self._result.get("edited_key"))
@@ -179,6 +218,8 @@ class ScoreState(AuthState):
     async def analyse(self):
         """'Get My Score!': analyse on a worker thread, showing progress for at least the
         documents' analysis time, then open /results."""
+        if not await self._wait_for_upload():
+            return None
         async with self:
             if self.analyzing:
                 return None
@@ -203,6 +244,21 @@ class ScoreState(AuthState):
             self.analyzing, self.progress = False, 100
         shown = media_url(result.edited_key or result.image_key)
         return [early_photo.remember(RESULTS_PHOTO, shown), rx.redirect("/results")]
+
+    async def _wait_for_upload(self) -> bool:
+        """Pressed while a photo is still on its way: wait for it, then go on. False if
+        the upload's own refusal has been shown (nothing more to say) or it never came."""
+        started = time.monotonic()
+        waited = False
+        while True:
+            async with self:
+                if not (self.uploading or self.staging):
+                    return not waited or bool(self._staged_key)
+                if time.monotonic() - started > UPLOAD_WAIT_SECONDS:
+                    self._upload_done()
+                    return True
+            waited = True
+            await asyncio.sleep(PROGRESS_TICK_SECONDS)
 
     async def _show_progress(self, work: asyncio.Task) -> None:
         wait = get_settings().analysis_wait_seconds

@@ -40,7 +40,6 @@ HOME_HERO_SUBTITLE = (
     "score out of 10, with a breakdown you can share."
 )
 HOME_DROP_HINT = "Drag and drop a photo here, or choose one from your device"
-HOME_DROP_FORMATS = "JPG, PNG or WebP, up to 10MB"
 HOME_EXAMPLES_TITLE = "Scores people are sharing"
 HOME_STEPS_TITLE = "Three steps to your score"
 HOME_STEPS = (

@@ -9,13 +9,16 @@ import reflex as rx
 
 from prettyscore.accounts.state import AuthState
 from prettyscore.core import messages
+from prettyscore.scoring.pages import upload_progress_bar
 from prettyscore.scoring.state import HOME_UPLOAD_ID, ScoreState
 from prettyscore.site import copy
 from prettyscore.site.state import PrivacyState
 from prettyscore.ui import styles
 from prettyscore.ui.components import (
+    ACCEPTED_DROP_COUNT,
     REJECTED_DROP_CODES,
     TERMS_ANCHOR,
+    UPLOAD_FORMATS_HINT,
     card,
     disclaimer,
     feature_card,
@@ -61,7 +64,8 @@ def _trusted_by() -> rx.Component:
 
 def _upload_zone() -> rx.Component:
     """Drag-and-drop zone and file picker: the chosen photo is kept for the session and
-    carried to /upload."""
+    carried to /upload ('Processing...' and the upload's progress while it travels)."""
+    _busy = ScoreState.uploading | ScoreState.staging
     return image_drop_zone(
         rx.vstack(
             rx.center(
@@ -75,21 +79,29 @@ def _upload_zone() -> rx.Component:
             rx.text(copy.HOME_DROP_HINT, size="2", color_scheme="gray", align="center"),
             rx.button(
                 rx.icon("camera", size=18),
-                rx.cond(ScoreState.staging, messages.PROCESSING, messages.CHOOSE_PHOTO),
-                loading=ScoreState.staging,
+                rx.cond(_busy, messages.PROCESSING, messages.CHOOSE_PHOTO),
+                loading=_busy,
                 size="3",
                 radius="full",
                 style={**styles.GRADIENT_BUTTON, "white_space": "nowrap"},
                 type="button",
             ),
-            rx.text(copy.HOME_DROP_FORMATS, size="1", color_scheme="gray"),
+            upload_progress_bar(),
+            rx.text(UPLOAD_FORMATS_HINT, size="1", color_scheme="gray"),
             align="center",
             spacing="3",
             width="100%",
         ),
         upload_id=HOME_UPLOAD_ID,
         input_label=copy.HOME_DROP_HINT,
-        on_drop=ScoreState.upload_from_home(rx.upload_files(upload_id=HOME_UPLOAD_ID)),
+        on_drop=[
+            ScoreState.upload_started(ACCEPTED_DROP_COUNT),
+            ScoreState.upload_from_home(
+                rx.upload_files(
+                    upload_id=HOME_UPLOAD_ID, on_upload_progress=ScoreState.upload_progress
+                )
+            ),
+        ],
         on_drop_rejected=ScoreState.reject_drop(REJECTED_DROP_CODES),
         data_testid="home-upload-zone",
     )

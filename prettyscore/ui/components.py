@@ -10,7 +10,7 @@ import reflex as rx
 from reflex_base.event import parse_args_spec, passthrough_event_spec
 
 from prettyscore.core import messages
-from prettyscore.core.constants import MAX_UPLOAD_BYTES
+from prettyscore.core.constants import ACCEPTED_IMAGE_FORMATS, MAX_UPLOAD_BYTES
 from prettyscore.ui import styles
 from prettyscore.ui.nav_link import plain_link
 
@@ -31,12 +31,32 @@ REJECTED_DROP_CODES = rx.Var(
 ).to(list)
 
 
+# How many files of a drop the picker accepted (0 when it refused them all), as a
+# client-side expression: only the count reaches the server, never the files.
+(_ACCEPTED,), _ = parse_args_spec(passthrough_event_spec(list))
+ACCEPTED_DROP_COUNT = rx.Var(f"(({_ACCEPTED}) || []).length").to(int)
+
 # What an empty drop zone says, and the name of its file input for screen readers.
 DROP_ZONE_HINT = "Click or drag a photo here"
 
-# What every photo picker accepts: one image, at most the upload limit.
+# The image formats the server decodes (constants.ACCEPTED_IMAGE_FORMATS, core/images.py):
+# the name each page shows, and the types and extensions the picker offers.
+_FORMATS = {
+    "JPEG": ("JPG", "image/jpeg", [".jpg", ".jpeg", ".jfif"]),
+    "PNG": ("PNG", "image/png", [".png"]),
+    "WEBP": ("WebP", "image/webp", [".webp"]),
+    "GIF": ("GIF", "image/gif", [".gif"]),
+}
+_FORMAT_NAMES = [_FORMATS[fmt][0] for fmt in ACCEPTED_IMAGE_FORMATS]
+#: One line for every photo picker: the accepted formats and the size limit.
+UPLOAD_FORMATS_HINT = (
+    f"{', '.join(_FORMAT_NAMES[:-1])} or {_FORMAT_NAMES[-1]}, "
+    f"up to {MAX_UPLOAD_BYTES // (1024 * 1024)}MB"
+)
+
+# What every photo picker accepts: one image of those formats, at most the upload limit.
 _ONE_IMAGE = {
-    "accept": {"image/*": []},
+    "accept": {_FORMATS[fmt][1]: _FORMATS[fmt][2] for fmt in ACCEPTED_IMAGE_FORMATS},
     "multiple": False,
     "max_files": 1,
     "max_size": MAX_UPLOAD_BYTES,
@@ -162,7 +182,7 @@ def photo_picker_prompt(button_label: str) -> rx.Component:
             background="var(--pink-a3)",
         ),
         rx.text(DROP_ZONE_HINT, weight="medium", size="4"),
-        rx.text("JPG, PNG, WebP or GIF, up to 10MB", size="2", color_scheme="gray"),
+        rx.text(UPLOAD_FORMATS_HINT, size="2", color_scheme="gray"),
         rx.button(
             rx.icon("images", size=18),
             button_label,

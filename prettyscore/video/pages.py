@@ -9,7 +9,12 @@ import reflex as rx
 
 from prettyscore.core import messages
 from prettyscore.ui import styles
-from prettyscore.ui.components import icon_button, image_drop_zone, page_header
+from prettyscore.ui.components import (
+    REJECTED_DROP_CODES,
+    icon_button,
+    image_drop_zone,
+    page_header,
+)
 from prettyscore.ui.layout import page_layout
 from prettyscore.video.state import VIDEO_UPLOAD_ID, VideoState
 
@@ -29,7 +34,7 @@ def _choose_image() -> rx.Component:
         ),
         upload_id=VIDEO_UPLOAD_ID,
         on_drop=VideoState.choose_image(rx.upload_files(upload_id=VIDEO_UPLOAD_ID)),
-        on_drop_rejected=rx.toast.error(messages.PLEASE_UPLOAD_IMAGE_FILE),
+        on_drop_rejected=VideoState.reject_drop(REJECTED_DROP_CODES),
         data_testid="video-upload-zone",
     )
 

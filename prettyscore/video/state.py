@@ -136,8 +136,10 @@ class VideoState(AuthState):
     @rx.event
     async def choose_image(self, files: list[rx.UploadFile]):
         """The photo to animate: it must be an image (checked on the server)."""
+        if not files:
+            return None  # the picker refused the file and said why (reject_drop)
         user = await self._current_user()
-        if user is None or not files:
+        if user is None:
             return rx.toast.error(messages.PLEASE_UPLOAD_IMAGE_FILE)
         data = await files[0].read(constants.MAX_UPLOAD_BYTES + 1)
         try:
@@ -149,6 +151,13 @@ class VideoState(AuthState):
         self._set_source(key)
         self.phase, self.video_url = "idle", ""
         return None
+
+    @rx.event
+    def reject_drop(self, error_codes: list[str]):
+        """The picker refused a file before upload: too large, or not an image."""
+        if "file-too-large" in error_codes:
+            return rx.toast.error(messages.FILE_TOO_LARGE)
+        return rx.toast.error(messages.PLEASE_UPLOAD_IMAGE_FILE)
 
     @rx.event
     def set_prompt(self, value: str):

@@ -83,14 +83,21 @@ def test_a_photo_over_10mb_gets_the_pages_own_message_and_nothing_is_written(sto
 
 
 @pytest.mark.parametrize(
-    "data",
-    [b"%PDF-1.7 not a photo at all", b"", jpeg(astronaut())[:5000]],
-    ids=["a document", "nothing", "a truncated photo"],
+    ("data", "name", "text"),
+    [
+        (b"%PDF-1.7 not a photo at all", "paper.pdf", messages.PLEASE_UPLOAD_IMAGE_FILE),
+        (b"", None, messages.PLEASE_UPLOAD_IMAGE_FILE),
+        (jpeg(astronaut())[:5000], None, messages.FAILED_TO_READ_IMAGE),
+        (b"", "empty.jpg", messages.FAILED_TO_READ_IMAGE),
+    ],
+    ids=["a document", "nothing", "a truncated photo", "an empty photo"],
 )
-def test_what_is_not_a_whole_image_is_refused_and_nothing_is_written(store, owner, data):
+def test_what_is_not_a_whole_image_is_refused_and_nothing_is_written(
+    store, owner, data, name, text
+):
     with pytest.raises(ValidationFailed) as raised:
-        body_results.stage_body_photo(store, owner, data)
-    assert raised.value.message == messages.PLEASE_UPLOAD_IMAGE_FILE
+        body_results.stage_body_photo(store, owner, data, name=name)
+    assert raised.value.message == text
     assert files_under(store) == []
 
 

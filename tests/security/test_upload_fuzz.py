@@ -49,6 +49,7 @@ from tests.helpers.api_server import serving
 #: The only texts a refused upload may show (messages.py, the documents' catalogue).
 REFUSALS = {
     messages.PLEASE_UPLOAD_IMAGE_FILE,
+    messages.FAILED_TO_READ_IMAGE,
     messages.FILE_TOO_LARGE,
     messages.IMAGE_TOO_LARGE_DIMENSIONS,
 }
@@ -293,7 +294,10 @@ def test_a_polyglot_jpeg_is_stored_without_its_payload(store, trailer):
     ids=["gif-js-polyglot", "gif-js-padded", "svg-script", "svg", "html", "pdf", "zeros"],
 )
 def test_scripts_and_documents_dressed_as_images_are_refused(store, data):
-    assert refusal_text(store, data) == messages.PLEASE_UPLOAD_IMAGE_FILE
+    # A script that starts like a GIF claims to be an image it cannot be read as.
+    claimed = data.startswith(b"GIF8")
+    expected = messages.FAILED_TO_READ_IMAGE if claimed else messages.PLEASE_UPLOAD_IMAGE_FILE
+    assert refusal_text(store, data) == expected
 
 
 def test_a_decompression_bomb_is_refused_from_its_header(store):
