@@ -130,27 +130,65 @@ def _plan_card() -> rx.Component:
     )
 
 
+def _going_on() -> rx.Component:
+    return rx.hstack(
+        rx.spinner(size="2"),
+        rx.text(messages.PREMIUM_GOING_TO_DASHBOARD, size="2", color_scheme="gray"),
+        align="center",
+        spacing="2",
+    )
+
+
+def _confirmed() -> rx.Component:
+    """Premium is active: the thanks, while the plan is rechecked and the dashboard comes."""
+    return rx.vstack(
+        rx.icon("party-popper", size=40, color=styles.PINK),
+        rx.heading(messages.PREMIUM_WELCOME_TITLE, size="6", align="center"),
+        rx.text(messages.PREMIUM_WELCOME_BODY, align="center", color_scheme="gray"),
+        _going_on(),
+        align="center",
+        spacing="4",
+        data_testid="premium-success",
+    )
+
+
+def _processing() -> rx.Component:
+    """Back from the checkout, but the payment event has not arrived yet."""
+    return rx.vstack(
+        rx.icon("clock", size=40, color=styles.PINK),
+        rx.text(messages.PREMIUM_PAYMENT_PROCESSING, align="center"),
+        _going_on(),
+        align="center",
+        spacing="4",
+        data_testid="premium-processing",
+    )
+
+
+def _checking() -> rx.Component:
+    return rx.hstack(
+        rx.spinner(size="3"),
+        rx.text(messages.PREMIUM_CHECKING_PAYMENT, color_scheme="gray"),
+        align="center",
+        justify="center",
+        spacing="3",
+        width="100%",
+        data_testid="premium-checking",
+    )
+
+
 def _confirmation() -> rx.Component:
-    """After paying: the thanks, while the plan is rechecked and the dashboard comes."""
+    """Back from the checkout (members only): checking, then what the server knows."""
     return card(
-        rx.vstack(
-            rx.icon("party-popper", size=40, color=styles.PINK),
-            rx.heading(messages.PREMIUM_WELCOME_TITLE, size="6", align="center"),
-            rx.text(messages.PREMIUM_WELCOME_BODY, align="center", color_scheme="gray"),
-            rx.hstack(
-                rx.spinner(size="2"),
-                rx.text(messages.PREMIUM_GOING_TO_DASHBOARD, size="2", color_scheme="gray"),
-                align="center",
-                spacing="2",
-            ),
-            align="center",
-            spacing="4",
+        rx.match(
+            PremiumState.payment_check,
+            ("confirmed", _confirmed()),
+            ("processing", _processing()),
+            _checking(),
         ),
         max_width="440px",
         width="100%",
         margin_x="auto",
         padding="2rem",
-        data_testid="premium-success",
     )
 
 

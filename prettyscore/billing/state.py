@@ -27,6 +27,7 @@ PREMIUM_PATH = "/premium"
 #: After a successful payment: recheck the plan after 2 s, go to /dashboard 1 s later.
 RECHECK_AFTER_SECONDS = 2.0
 LEAVE_AFTER_SECONDS = 1.0
+CHECKING, CONFIRMED, PROCESSING = "checking", "confirmed", "processing"
 
 
 def format_date(moment: datetime | None) -> str:
@@ -59,12 +60,17 @@ class PremiumState(MembershipState):
     renews_on: str = ""
     cancel_pending: bool = False
     success: bool = False
+    #: After a payment: "checking", then "confirmed" (Premium is active) or "processing"
+    #: (the payment event has not arrived yet); "" otherwise.
+    payment_check: str = ""
+    _member_known: bool = False
     starting: bool = False
     cancelling: bool = False
     cancel_dialog_open: bool = False
 
     async def _load_plan(self) -> None:
         user = await self._current_user()
+        self._member_known = user is not None
         summary = (
             await run_in_session(service.subscription_summary, user.id)
             if user is not None
@@ -91,13 +97,26 @@ class PremiumState(MembershipState):
 
     @rx.event
     async def open_page(self):
-        """on_load: the member's plan; after a payment, the confirmation and what follows."""
+        """on_load: the member's plan; after a payment, only what the server knows: a
+        member whose Premium is active gets the confirmation, one whose payment has not
+        arrived yet that it is still processing, a visitor signed out nothing of it."""
         self.cancel_dialog_open = False
         self.price = premium_price()
-        self.success = self.router.url.query_parameters.get("success") == "true"
-        await self._load_plan()
+        returned = self.router.url.query_parameters.get("success") == "true"
+        self.success = returned and self.signed_in
+        self.payment_check = CHECKING if self.success else ""
         if self.success:
-            return PremiumState.confirm_and_continue
+            yield
+        await self._load_plan()
+        if not returned:
+            return
+        self.success = self._member_known
+        self.payment_check = self._payment_outcome() if self.success else ""
+        if self.success:
+            yield PremiumState.confirm_and_continue
+
+    def _payment_outcome(self) -> str:
+        return CONFIRMED if self.is_premium else PROCESSING
 
     @rx.event(background=True)
     async def confirm_and_continue(self):
@@ -105,9 +124,13 @@ class PremiumState(MembershipState):
         await asyncio.sleep(RECHECK_AFTER_SECONDS)
         async with self:
             await self._load_plan()
+            if not self._member_known:
+                self.success, self.payment_check = False, ""
+                return
+            self.payment_check = self._payment_outcome()
         await asyncio.sleep(LEAVE_AFTER_SECONDS)
         async with self:
-            self.success = False
+            self.success, self.payment_check = False, ""
         yield rx.redirect("/dashboard")
 
     @rx.event

@@ -1,10 +1,12 @@
 """The contact dialog: rendered once on /leaderboard, opened for an entry with
-``ContactState.open_contact(photo_id)`` from its Contact button."""
+``ContactState.open_contact(photo_id)`` from its Contact button; with it, the notice
+shown on /leaderboard?contact=sent once the server knows the member's request is paid."""
 
 from __future__ import annotations
 
 import reflex as rx
 
+from prettyscore.contact.service import INBOX_PATH
 from prettyscore.contact.state import ContactState
 from prettyscore.core import messages
 from prettyscore.ui import styles
@@ -66,8 +68,58 @@ def _actions() -> rx.Component:
     )
 
 
+def sent_notice() -> rx.Component:
+    """After paying a contact fee: that the request was sent, with the way to follow it.
+    Fixed at the top of the page, so it shows wherever the page places it."""
+    return rx.box(
+        rx.cond(
+            ContactState.sent_notice != "",
+            rx.callout.root(
+                rx.callout.icon(rx.icon("circle-check")),
+                rx.hstack(
+                    rx.callout.text(ContactState.sent_notice, data_testid="contact-sent-text"),
+                    rx.link(
+                        messages.CONTACT_SEE_SENT,
+                        href=f"{INBOX_PATH}#sent",
+                        weight="bold",
+                        white_space="nowrap",
+                    ),
+                    rx.icon_button(
+                        rx.icon("x", size=14),
+                        on_click=ContactState.dismiss_sent_notice,
+                        variant="ghost",
+                        color_scheme="gray",
+                        size="1",
+                        aria_label="Close",
+                        type="button",
+                    ),
+                    align="center",
+                    spacing="3",
+                    wrap="wrap",
+                ),
+                color_scheme="green",
+                variant="surface",
+                role="status",
+                data_testid="contact-sent-notice",
+            ),
+        ),
+        position="fixed",
+        top="5rem",
+        left="50%",
+        transform="translateX(-50%)",
+        width="min(92vw, 600px)",
+        z_index="40",
+        on_mount=ContactState.check_sent,
+    )
+
+
 def contact_dialog() -> rx.Component:
-    """The dialog to pay for contacting a contestant: name, rank, fee, message, Send."""
+    """The dialog to pay for contacting a contestant (name, rank, fee, message, Send),
+    and the notice after paying."""
+    return rx.fragment(sent_notice(), _dialog())
+
+
+def _dialog() -> rx.Component:
     return rx.dialog.root(
         rx.dialog.content(
             rx.dialog.title(ContactState.contact_title, data_testid="contact-title"),

@@ -1,12 +1,13 @@
 """The contestant inbox: /contestant-requests (and /contact-requests, the other name the
 documents use). Paid requests addressed to the member, to approve or deny; approved ones
-lead to their chat at /messages/{id}."""
+lead to their chat at /messages/{id}. Below them, Sent requests: the ones the member
+paid for, pending, approved (with the chat) or denied and refunded."""
 
 from __future__ import annotations
 
 import reflex as rx
 
-from prettyscore.contact.service import InboxEntry
+from prettyscore.contact.service import InboxEntry, SentEntry
 from prettyscore.contact.state import ContactInboxState
 from prettyscore.core import messages
 from prettyscore.ui import styles
@@ -94,26 +95,103 @@ def _request_card(entry: InboxEntry) -> rx.Component:
     )
 
 
+def _sent_status(entry: SentEntry) -> rx.Component:
+    return rx.hstack(
+        rx.match(
+            entry.status,
+            ("approved", rx.badge(messages.CONTACT_STATUS_APPROVED, color_scheme="green")),
+            ("denied", rx.badge(messages.CONTACT_STATUS_DENIED, color_scheme="red")),
+            rx.badge(messages.CONTACT_STATUS_PENDING, color_scheme="amber"),
+        ),
+        rx.cond(
+            entry.refunded,
+            rx.badge(messages.CONTACT_STATUS_REFUNDED, color_scheme="gray"),
+        ),
+        spacing="2",
+        data_testid="sent-request-status",
+    )
+
+
+def _sent_card(entry: SentEntry) -> rx.Component:
+    return card(
+        rx.vstack(
+            rx.hstack(
+                rx.text(
+                    messages.CONTACT_TO.format(contestant=entry.contestant),
+                    weight="bold",
+                    data_testid="sent-request-contestant",
+                ),
+                _sent_status(entry),
+                justify="between",
+                width="100%",
+                wrap="wrap",
+            ),
+            rx.text(entry.message, white_space="pre-wrap", data_testid="sent-request-message"),
+            rx.hstack(
+                rx.badge(messages.CONTACT_RANK.format(rank=entry.rank)),
+                rx.text(messages.CONTACT_FEE.format(fee=entry.fee), size="2"),
+                spacing="3",
+                align="center",
+                wrap="wrap",
+            ),
+            rx.cond(
+                entry.chat_url != "",
+                link_button(messages.CONTACT_OPEN_CHAT, entry.chat_url, "message-circle", size="2"),
+            ),
+            spacing="3",
+            width="100%",
+        ),
+        padding="1.25rem",
+        width="100%",
+        data_testid="sent-request",
+    )
+
+
+def _section(title: str, test_id: str, anchor: str) -> rx.Component:
+    return rx.heading(title, size="4", id=anchor, data_testid=test_id, width="100%")
+
+
+def _empty(text: str, test_id: str) -> rx.Component:
+    return rx.text(text, color_scheme="gray", align="center", width="100%", data_testid=test_id)
+
+
+def _received() -> rx.Component:
+    return rx.cond(
+        ContactInboxState.inbox_entries.length() > 0,
+        rx.vstack(
+            rx.foreach(ContactInboxState.inbox_entries, _request_card),
+            spacing="4",
+            width="100%",
+        ),
+        _empty(messages.NO_CONTACT_REQUESTS, "no-contact-requests"),
+    )
+
+
+def _sent() -> rx.Component:
+    return rx.cond(
+        ContactInboxState.sent_entries.length() > 0,
+        rx.vstack(
+            rx.foreach(ContactInboxState.sent_entries, _sent_card),
+            spacing="4",
+            width="100%",
+        ),
+        _empty(messages.NO_SENT_CONTACT_REQUESTS, "no-sent-requests"),
+    )
+
+
 def inbox() -> rx.Component:
-    """The member's paid pending and approved contact requests."""
+    """The member's paid pending and approved contact requests, then the ones they sent."""
     return page_layout(
         page_header(messages.TITLE_CONTACT_REQUESTS, messages.CONTACT_INBOX_SUBTITLE, "mail"),
         rx.cond(
             ContactInboxState.loaded,
-            rx.cond(
-                ContactInboxState.inbox_entries.length() > 0,
-                rx.vstack(
-                    rx.foreach(ContactInboxState.inbox_entries, _request_card),
-                    spacing="4",
-                    width="100%",
-                ),
-                rx.text(
-                    messages.NO_CONTACT_REQUESTS,
-                    color_scheme="gray",
-                    align="center",
-                    width="100%",
-                    data_testid="no-contact-requests",
-                ),
+            rx.vstack(
+                _section(messages.CONTACT_RECEIVED_TITLE, "received-requests-title", "received"),
+                _received(),
+                _section(messages.CONTACT_SENT_TITLE, "sent-requests-title", "sent"),
+                _sent(),
+                spacing="4",
+                width="100%",
             ),
             rx.center(rx.spinner(size="3"), width="100%"),
         ),

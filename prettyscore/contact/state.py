@@ -7,6 +7,7 @@ what are decided by ``contact.service`` on the server.
 
 from __future__ import annotations
 
+import asyncio
 import logging
 
 import reflex as rx
@@ -21,6 +22,10 @@ from prettyscore.core.errors import DomainError
 log = logging.getLogger(__name__)
 
 LEADERBOARD_PATH = "/leaderboard"
+#: After paying, the payment event may reach us a moment after the member: look again
+#: this many times, a second apart, before showing nothing.
+SENT_CHECKS = 5
+SENT_CHECK_PAUSE_SECONDS = 1.0
 
 
 class ContactState(AuthState):
@@ -33,6 +38,7 @@ class ContactState(AuthState):
     contact_fee: str = ""
     contact_message: str = ""
     sending: bool = False
+    sent_notice: str = ""
 
     @rx.var
     def contact_title(self) -> str:
@@ -79,6 +85,36 @@ class ContactState(AuthState):
         self.contact_fee = offer.fee
         self.contact_message = ""
         self.contact_open = True
+
+    @rx.event(background=True)
+    async def check_sent(self):
+        """on_mount of the leaderboard's notice: on /leaderboard?contact=sent, the notice
+        that the request was sent, once the server knows this member's newest request is
+        paid; nothing for anyone else opening that address."""
+        async with self:
+            self.sent_notice = ""
+            if self.router.url.query_parameters.get("contact") != "sent":
+                return
+        for attempt in range(SENT_CHECKS):
+            if attempt:
+                await asyncio.sleep(SENT_CHECK_PAUSE_SECONDS)
+            async with self:
+                user = await self._current_user()
+            if user is None:
+                return
+            try:
+                text = await run_in_session(service.sent_notice, user.id)
+            except Exception:
+                log.exception("Checking the member's sent contact request failed")
+                return
+            if text:
+                async with self:
+                    self.sent_notice = text
+                return
+
+    @rx.event
+    def dismiss_sent_notice(self):
+        self.sent_notice = ""
 
     @rx.event
     def set_contact_open(self, is_open: bool):
@@ -136,20 +172,24 @@ class ContactBadgeState(AuthState):
 
 
 class ContactInboxState(ContactBadgeState):
-    """/contestant-requests: paid requests addressed to the member, to approve or deny."""
+    """/contestant-requests: paid requests addressed to the member, to approve or deny,
+    and the ones the member sent (pending, approved with the chat, denied and refunded)."""
 
     inbox_entries: list[service.InboxEntry] = []
+    sent_entries: list[service.SentEntry] = []
     loaded: bool = False
     answering: str = ""
 
     async def _reload(self, user) -> None:
         self.inbox_entries = await run_in_session(service.inbox, user.id)
+        self.sent_entries = await run_in_session(service.sent, user.id)
         await self._count_pending(user)
         self.loaded = True
 
     @rx.event
     async def load_inbox(self):
-        """on_load: members only; their paid pending and approved requests."""
+        """on_load: members only; their paid pending and approved requests, and the
+        requests they sent."""
         user = await self._current_user()
         if user is None:
             return self._sign_in_redirect()

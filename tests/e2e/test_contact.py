@@ -73,11 +73,15 @@ def test_the_contestant_approves_one_paid_request_and_denies_another(
     contestant_page, _, photo_id = contestant_with_listed_photo(new_context, app_server, face_photo)
     requester_page = new_context().new_page()
     requester = new_member(requester_page, base, "requester")
+    second_requester = new_member(new_context().new_page(), base, "requester")
 
     marked_up = "<b>Hello</b> Bella, I would love to chat!"
     to_approve = send_request(app_server, requester, photo_id, marked_up, pay=True)
-    to_deny = send_request(app_server, requester, photo_id, "Second hello, nice photo", pay=True)
-    send_request(app_server, requester, photo_id, "Never paid for this one", pay=False)
+    # One open request per member and contestant: the unpaid one is replaced by the next.
+    send_request(app_server, second_requester, photo_id, "Never paid for this one", pay=False)
+    to_deny = send_request(
+        app_server, second_requester, photo_id, "Second hello, nice photo", pay=True
+    )
     with with_app_database(app_server) as db:
         rank = service.rank_of_photo(db, photo_id)
     fee = checkout.format_amount(service.fee_for_rank(rank))

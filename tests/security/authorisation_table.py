@@ -171,6 +171,8 @@ HANDLERS: dict[str, Rule] = {
     "ChatState.follow_conversation": Rule(OWNER, skip=BACKGROUND),
     "ContactState.open_contact": Rule(MEMBERS, args=_listed),
     "ContactState.set_contact_open": Rule(EVERYONE, args=lambda w: (True,)),
+    "ContactState.check_sent": Rule(MEMBERS, skip=BACKGROUND),
+    "ContactState.dismiss_sent_notice": Rule(EVERYONE),
     "ContactState.set_contact_message": Rule(EVERYONE, args=lambda w: ("Hello",)),
     "ContactState.send_contact": Rule(
         MEMBERS,
