@@ -15,6 +15,7 @@ from prettyscore.ui import styles
 from prettyscore.ui.celebration import confetti
 from prettyscore.ui.comparison import photo_frame
 from prettyscore.ui.components import (
+    ACCEPTED_DROP_COUNT,
     REJECTED_DROP_CODES,
     camera_picker,
     card,
@@ -59,7 +60,12 @@ CROSS_LINKS = {
 }
 
 _ON_DROP = {
-    upload_id: State.choose_photo(rx.upload_files(upload_id=upload_id))
+    upload_id: [
+        State.upload_started(ACCEPTED_DROP_COUNT),
+        State.choose_photo(
+            rx.upload_files(upload_id=upload_id, on_upload_progress=State.upload_progress)
+        ),
+    ]
     for upload_id in (GALLERY_UPLOAD_ID, CAMERA_UPLOAD_ID)
 }
 _ON_REJECT = State.reject_drop(REJECTED_DROP_CODES)
@@ -74,7 +80,9 @@ def _row(*children: rx.Component) -> rx.Component:
 # ---------------------------------------------------------------------------
 def _score_button(kind: str, **props) -> rx.Component:
     """'Get My Score!' ('Analyzing...' while the analysis runs; without a photo the
-    server answers 'Please upload a photo first')."""
+    server answers 'Please upload a photo first'; while a photo is still arriving the
+    button waits for it)."""
+    props.setdefault("loading", State.uploading)
     return icon_button(
         "sparkles",
         rx.cond(State.analyzing, messages.ANALYZING, SCORE_BUTTONS[kind]),
@@ -104,10 +112,29 @@ def _choose(kind: str) -> rx.Component:
                 on_drop_rejected=_ON_REJECT,
                 data_testid="camera-picker",
             ),
-            _score_button(kind, disabled=~rx.State.is_hydrated),
+            _score_button(kind, disabled=~rx.State.is_hydrated | State.uploading),
         ),
+        _upload_progress(),
         spacing="4",
         width="100%",
+    )
+
+
+def _upload_progress() -> rx.Component:
+    """'Processing...' with the upload's progress while a chosen photo travels."""
+    return rx.cond(
+        State.uploading,
+        rx.vstack(
+            rx.text(messages.PROCESSING, size="2", weight="medium"),
+            rx.progress(value=State.upload_percent, max=100, width="100%"),
+            align="center",
+            spacing="1",
+            width="100%",
+            max_width="320px",
+            margin_x="auto",
+            role="status",
+            data_testid="upload-progress",
+        ),
     )
 
 

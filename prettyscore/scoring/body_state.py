@@ -36,6 +36,8 @@ GALLERY_UPLOAD_ID = "body_gallery"
 CAMERA_UPLOAD_ID = "body_camera"
 CHECK_LINES = 3
 TICK_SECONDS = 0.15
+#: How long 'Get My Score!' waits for a photo still on its way before giving up.
+UPLOAD_WAIT_SECONDS = 120.0
 
 media_store = get_media_store
 
@@ -45,6 +47,8 @@ class BodyScoreState(AuthState):
 
     kind: str = ""
     preview_url: str = ""
+    uploading: bool = False
+    upload_percent: int = 0
     analyzing: bool = False
     checks_done: int = 0
     result_kind: str = ""  # the kind whose result is on show ("" for none)
@@ -106,8 +110,28 @@ class BodyScoreState(AuthState):
         return None
 
     @rx.event
+    def upload_started(self, accepted: int):
+        """A photo the picker accepted is about to be sent: show its progress and hold
+        'Get My Score!' until it has arrived."""
+        if accepted > 0:
+            self.uploading, self.upload_percent = True, 0
+
+    @rx.event
+    def upload_progress(self, progress: dict[str, int | float | bool]):
+        """The browser's upload progress (Reflex's ``on_upload_progress``)."""
+        share = progress.get("progress", 0)
+        if self.uploading and isinstance(share, (int, float)) and not isinstance(share, bool):
+            self.upload_percent = max(0, min(100, int(share * 100)))
+
+    @rx.event
     async def choose_photo(self, files: list[rx.UploadFile]):
         """From the gallery or the camera: check the photo and keep it for this session."""
+        try:
+            return await self._choose_photo(files)
+        finally:
+            self.uploading, self.upload_percent = False, 0
+
+    async def _choose_photo(self, files: list[rx.UploadFile]):
         kind = self.kind
         if kind not in BODY_KINDS or self.analyzing:
             return None
@@ -161,6 +185,8 @@ class BodyScoreState(AuthState):
     async def analyse(self):
         """'Get My Score!': analyse on a worker thread while the check lines tick for at
         least the analysis wait, then open the kind's results page."""
+        if not await self._wait_for_upload():
+            return None
         async with self:
             kind, key = self.kind, self._staged.get(self.kind, "")
             if self.analyzing or kind not in BODY_KINDS:
@@ -195,6 +221,21 @@ class BodyScoreState(AuthState):
                 self.preview_url = ""
             self._set_navigation(kind, body_results.result_navigation(result))
         return rx.redirect(RESULTS_ROUTES[kind])
+
+    async def _wait_for_upload(self) -> bool:
+        """Pressed while a photo is still on its way: wait for it, then go on. False if
+        the upload's own refusal has been shown (nothing more to say)."""
+        started = time.monotonic()
+        waited = False
+        while True:
+            async with self:
+                if not self.uploading:
+                    return not waited or bool(self._staged.get(self.kind))
+                if time.monotonic() - started > UPLOAD_WAIT_SECONDS:
+                    self.uploading, self.upload_percent = False, 0
+                    return True
+            waited = True
+            await asyncio.sleep(TICK_SECONDS)
 
     async def _tick_checks(self, work: asyncio.Task) -> None:
         wait = get_settings().body_analysis_wait_seconds

@@ -172,7 +172,7 @@ def test_bad_uploads_get_their_message_leave_nothing_behind_and_the_page_stays_u
     expect(page.get_by_text(messages.CAMERA_COMING_SOON)).to_be_visible()
 
     choose_on_upload_page(page, photos["not_an_image"])
-    expect(page.get_by_text(messages.PLEASE_UPLOAD_IMAGE_FILE)).to_be_visible()
+    expect(page.get_by_text(messages.FAILED_TO_READ_IMAGE)).to_be_visible()
     assert set(stored_files(app_server)) == before
 
     choose_on_upload_page(page, photos["no_face"])

@@ -26,6 +26,7 @@ from tests.e2e.flows import (
     wait_for_path,
     with_app_database,
 )
+from tests.scoring.body_photos import real_hand
 
 pytestmark = pytest.mark.e2e
 
@@ -56,10 +57,17 @@ def files(tmp_path_factory):
     Image.fromarray(data.astronaut()).save(whole, format="JPEG", quality=92)
     truncated = folder / "cut-short.jpg"
     truncated.write_bytes(whole.getvalue()[: len(whole.getvalue()) // 2])
+    hand = folder / "hand.jpg"
+    palm = Image.fromarray(real_hand("adult-palm"))
+    palm = palm.resize((palm.width * 3, palm.height * 3), Image.Resampling.BICUBIC)
+    grain = np.random.default_rng(8).integers(-12, 12, (palm.height, palm.width, 3))
+    noisy = np.clip(np.asarray(palm.convert("RGB"), dtype=np.int16) + grain, 0, 255)
+    Image.fromarray(noisy.astype(np.uint8)).save(hand, format="JPEG", quality=95)
     empty = folder / "empty.jpg"
     empty.write_bytes(b"")
     return {
         "portrait": portrait,
+        "hand": hand,
         "too_large": too_large,
         "text": text,
         "renamed": renamed,
@@ -136,6 +144,23 @@ def test_get_my_score_waits_for_a_photo_still_uploading(page, app_server, files)
     unthrottle(cdp)
     see_the_score(page)
     expect(page.get_by_text(messages.PLEASE_UPLOAD_PHOTO_FIRST)).to_have_count(0)
+
+
+def test_hands_get_my_score_waits_for_a_photo_still_uploading(page, app_server, files):
+    base = app_server.base_url
+    address = new_member(page, base, "hands-progress")
+    make_premium(app_server, address)
+    open_page(page, f"{base}/hands-upload")
+    cdp = slow_uploads(page, files["hand"].stat().st_size)
+    file_input(page, "upload-zone").set_input_files(str(files["hand"]))
+    expect(page.get_by_text(messages.PROCESSING).first).to_be_visible(timeout=2_000)
+    expect(page.get_by_role("progressbar")).to_be_visible()
+    page.get_by_role("button", name=messages.GET_MY_SCORE).click(timeout=30_000)
+    page.wait_for_timeout(500)
+    expect(page.get_by_text(messages.PLEASE_UPLOAD_PHOTO_FIRST_NO_BANG)).to_have_count(0)
+    unthrottle(cdp)
+    wait_for_path(page, "/hands-results")
+    expect(page.get_by_test_id("body-results")).to_be_visible()
 
 
 # -- one bad file, one notice -----------------------------------------------------------
