@@ -76,9 +76,52 @@ def _loading_or(loaded: rx.Var[bool], body: rx.Component) -> rx.Component:
 
 def _who(name: rx.Var[str], detail: rx.Var[str]) -> rx.Component:
     return rx.vstack(
-        rx.text(name, weight="bold"),
-        rx.text(detail, size="1", color_scheme="gray"),
+        rx.text(name, weight="bold", overflow_wrap="anywhere"),
+        rx.text(detail, size="1", color_scheme="gray", overflow_wrap="anywhere"),
         spacing="0",
+        min_width="0",
+    )
+
+
+# Narrower than this, a table shows each row as a card: one line per cell, its column's
+# name before it (from the cell's data-label), and no header row.
+CARD_ROWS_MEDIA = "@media (max-width: 1099px)"
+_CARD_ROWS = {
+    CARD_ROWS_MEDIA: {
+        "& thead": {"display": "none"},
+        "& table, & tbody, & tr, & td": {"display": "block", "width": "100%"},
+        "& tr": {"padding": "0.5rem 0", "border_bottom": "1px solid var(--gray-a5)"},
+        "& tr:last-child": {"border_bottom": "none"},
+        "& td": {
+            "display": "flex",
+            "align_items": "center",
+            "justify_content": "space-between",
+            "flex_wrap": "wrap",
+            "gap": "0.25rem 0.75rem",
+            "box_shadow": "none",
+            "padding": "0.35rem 0.75rem",
+            "min_height": "0",
+        },
+        "& td::before": {
+            "content": "attr(data-label)",
+            "font_weight": "500",
+            "color": "var(--gray-11)",
+        },
+        "& td[data-label='']::before": {"display": "none"},
+    },
+    # Wide enough for columns: long words (emails, codes) wrap inside their cells.
+    "& td, & th": {"overflow_wrap": "anywhere"},
+}
+
+
+def _row(columns: tuple[str, ...], *cells: rx.Component, **props) -> rx.Component:
+    """A table row whose cells carry their column's name (shown when rows are cards)."""
+    return rx.table.row(
+        *[
+            rx.table.cell(cell, data_label=column)
+            for column, cell in zip(columns, cells, strict=True)
+        ],
+        **props,
     )
 
 
@@ -93,8 +136,9 @@ def _table(columns: tuple[str, ...], rows: rx.Component, **props) -> rx.Componen
             width="100%",
             **props,
         ),
-        overflow_x="auto",
         width="100%",
+        style=_CARD_ROWS,
+        data_testid="admin-table",
     )
 
 
@@ -175,15 +219,16 @@ def _status_action(row: rx.Var[PartnerView]) -> rx.Component:
 
 
 def _partner_row(row: rx.Var[PartnerView]) -> rx.Component:
-    return rx.table.row(
-        rx.table.cell(_who(row.display_name, row.email)),
-        rx.table.cell(rx.code(row.code)),
-        rx.table.cell(_status_badge(row.status, row.status_label)),
-        rx.table.cell(_tier_select(row)),
-        rx.table.cell(row.clicks),
-        rx.table.cell(row.conversions),
-        rx.table.cell(row.earned),
-        rx.table.cell(_status_action(row)),
+    return _row(
+        messages.PARTNER_COLUMNS,
+        _who(row.display_name, row.email),
+        rx.code(row.code),
+        _status_badge(row.status, row.status_label),
+        _tier_select(row),
+        row.clicks,
+        row.conversions,
+        row.earned,
+        _status_action(row),
         align="center",
         data_testid="partner-row",
         data_partner_id=row.id,
@@ -221,20 +266,19 @@ def admin_partners_page() -> rx.Component:
 # /admin/payouts
 # ---------------------------------------------------------------------------
 def _unpaid_row(row: rx.Var[UnpaidView]) -> rx.Component:
-    return rx.table.row(
-        rx.table.cell(_who(row.display_name, row.email + " · " + row.code)),
-        rx.table.cell(row.conversions),
-        rx.table.cell(row.amount),
-        rx.table.cell(
-            icon_button(
-                "banknote",
-                messages.MARK_AS_PAID,
-                on_click=PayoutsAdminState.mark_paid(row.partner_id),
-                loading=PayoutsAdminState.paying == row.partner_id,
-                disabled=~rx.State.is_hydrated,
-                color_scheme="green",
-                size="2",
-            )
+    return _row(
+        messages.PAYOUT_COLUMNS,
+        _who(row.display_name, row.email + " · " + row.code),
+        row.conversions,
+        row.amount,
+        icon_button(
+            "banknote",
+            messages.MARK_AS_PAID,
+            on_click=PayoutsAdminState.mark_paid(row.partner_id),
+            loading=PayoutsAdminState.paying == row.partner_id,
+            disabled=~rx.State.is_hydrated,
+            color_scheme="green",
+            size="2",
         ),
         align="center",
         data_testid="unpaid-row",
@@ -243,12 +287,13 @@ def _unpaid_row(row: rx.Var[UnpaidView]) -> rx.Component:
 
 
 def _payout_row(row: rx.Var[PayoutView]) -> rx.Component:
-    return rx.table.row(
-        rx.table.cell(_who(row.display_name, row.code)),
-        rx.table.cell(row.period),
-        rx.table.cell(row.total),
-        rx.table.cell(rx.badge(row.status, color_scheme="green", variant="soft")),
-        rx.table.cell(row.recorded),
+    return _row(
+        messages.PAYOUT_HISTORY_COLUMNS,
+        _who(row.display_name, row.code),
+        row.period,
+        row.total,
+        rx.badge(row.status, color_scheme="green", variant="soft"),
+        row.recorded,
         align="center",
         data_testid="payout-row",
         data_payout_id=row.id,
@@ -295,11 +340,12 @@ def admin_payouts_page() -> rx.Component:
 def _detail(label: str, value: rx.Var[str]) -> rx.Component:
     return rx.cond(
         value != "",
-        rx.hstack(
+        rx.flex(
             rx.text(label, size="2", weight="medium", min_width="7rem"),
-            rx.text(value, size="2", white_space="pre-wrap", word_break="break-word"),
-            spacing="2",
+            rx.text(value, size="2", white_space="pre-wrap", overflow_wrap="anywhere"),
+            gap="0 0.5rem",
             align="start",
+            wrap="wrap",
         ),
     )
 

@@ -89,6 +89,10 @@ def _overview_tab() -> rx.Component:
                 icon_button("clapperboard", messages.NAV_VIDEO_GENERATION, variant="soft"),
                 href="/video-generation",
             ),
+            rx.link(
+                icon_button("badge-check", messages.TITLE_REQUEST_VERIFICATION, variant="soft"),
+                href="/request-verification",
+            ),
             spacing="3",
             wrap="wrap",
         ),
@@ -170,13 +174,20 @@ def _header() -> rx.Component:
     return rx.hstack(
         rx.vstack(
             rx.heading("My Dashboard", size="7"),
-            rx.text(State.user_email, color_scheme="gray", data_testid="dashboard-email"),
+            rx.text(
+                State.user_email,
+                color_scheme="gray",
+                overflow_wrap="anywhere",
+                data_testid="dashboard-email",
+            ),
             spacing="1",
+            min_width="0",
         ),
         rx.spacer(),
         rx.button(messages.SIGN_OUT, variant="outline", on_click=State.sign_out),
         width="100%",
         align="center",
+        wrap="wrap",
     )
 
 
@@ -188,7 +199,16 @@ def _tabs() -> rx.Component:
         ("premium", "Premium", _premium_tab()),
     )
     return rx.tabs.root(
-        rx.tabs.list(*[rx.tabs.trigger(label, value=value) for value, label, _ in tabs]),
+        # On a phone the four tabs share the width in smaller type, and wrap rather than
+        # hide the last one off screen.
+        rx.tabs.list(
+            *[
+                rx.tabs.trigger(label, value=value, flex_grow="1", flex_shrink="0")
+                for value, label, _ in tabs
+            ],
+            size=rx.breakpoints(initial="1", sm="2"),
+            flex_wrap="wrap",
+        ),
         *[rx.tabs.content(body, value=value, padding_top="1.25em") for value, _, body in tabs],
         value=State.tab,
         on_change=State.set_tab,

@@ -82,43 +82,66 @@ def _contact_button(entry: rx.Var[EntryRow]) -> rx.Component:
 
 
 def _entry_card(entry: rx.Var[EntryRow]) -> rx.Component:
+    """Rank, photo and words in a row; on a phone the Contact button goes below them,
+    and a long name or bio wraps inside the card."""
     return card(
-        rx.hstack(
-            _rank_badge(entry),
-            rx.image(
-                src=entry.image_url,
-                alt=entry.display_name,
-                width="72px",
-                height="72px",
-                object_fit="cover",
-                border_radius="12px",
-                flex_shrink="0",
-            ),
-            rx.vstack(
-                rx.hstack(
-                    rx.text(entry.display_name, weight="bold", size="4"),
-                    rx.cond(entry.verified, _verified_badge()),
-                    align="center",
-                    spacing="2",
-                    wrap="wrap",
+        rx.flex(
+            rx.hstack(
+                _rank_badge(entry),
+                rx.image(
+                    src=entry.image_url,
+                    alt=entry.display_name,
+                    width=rx.breakpoints(initial="56px", sm="72px"),
+                    height=rx.breakpoints(initial="56px", sm="72px"),
+                    object_fit="cover",
+                    border_radius="12px",
+                    flex_shrink="0",
                 ),
-                rx.text(entry.bio, size="2", color_scheme="gray", data_testid="entry-bio"),
-                rx.hstack(
-                    rx.text(entry.score, weight="bold", size="5", color=styles.PINK),
-                    rx.text("/10", size="2", color_scheme="gray"),
-                    rx.badge(entry.label, variant="soft"),
-                    align="baseline",
-                    spacing="2",
+                rx.vstack(
+                    rx.flex(
+                        rx.text(
+                            entry.display_name,
+                            weight="bold",
+                            size="4",
+                            overflow_wrap="anywhere",
+                            min_width="0",
+                        ),
+                        rx.cond(entry.verified, _verified_badge()),
+                        align="center",
+                        gap="2",
+                        wrap="wrap",
+                        min_width="0",
+                    ),
+                    rx.text(
+                        entry.bio,
+                        size="2",
+                        color_scheme="gray",
+                        overflow_wrap="anywhere",
+                        data_testid="entry-bio",
+                    ),
+                    rx.flex(
+                        rx.text(entry.score, weight="bold", size="5", color=styles.PINK),
+                        rx.text("/10", size="2", color_scheme="gray"),
+                        rx.badge(entry.label, variant="soft", white_space="normal"),
+                        align="baseline",
+                        gap="2",
+                        wrap="wrap",
+                        min_width="0",
+                    ),
+                    spacing="1",
+                    flex="1",
+                    min_width="0",
                 ),
-                spacing="1",
+                align="center",
+                spacing=rx.breakpoints(initial="3", sm="4"),
                 flex="1",
                 min_width="0",
             ),
             _contact_button(entry),
-            align="center",
-            spacing="4",
+            direction=rx.breakpoints(initial="column", sm="row"),
+            align=rx.breakpoints(initial="end", sm="center"),
+            gap="3",
             width="100%",
-            wrap="wrap",
         ),
         data_testid="leaderboard-entry",
         data_photo_id=entry.photo_id,
@@ -264,11 +287,12 @@ def _pending_row(entry: rx.Var[EntryRow]) -> rx.Component:
                 border_radius="10px",
             ),
             rx.vstack(
-                rx.text(entry.display_name, weight="bold"),
-                rx.text(entry.bio, size="2", color_scheme="gray"),
+                rx.text(entry.display_name, weight="bold", overflow_wrap="anywhere"),
+                rx.text(entry.bio, size="2", color_scheme="gray", overflow_wrap="anywhere"),
                 rx.text(entry.score, " · ", entry.label, size="2"),
                 spacing="1",
                 flex="1",
+                min_width="min(12rem, 100%)",
             ),
             icon_button(
                 "badge-check",

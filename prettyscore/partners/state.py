@@ -266,3 +266,21 @@ class PartnerLeaderboardState(AuthState):
             self.loaded = True
         self.leaders = [leader_row(entry) for entry in entries]
         return None
+
+
+class PartnerLinkState(AuthState):
+    """Whether the signed-in member has a partner account, so the account menu can lead
+    to their portal. Asked when the menu opens, not on every page."""
+
+    is_partner: bool = False
+
+    @rx.event
+    async def refresh(self):
+        user = await self._current_user()
+        if user is None:
+            self.is_partner = False
+            return
+        try:
+            self.is_partner = await run_in_session(service.partner_of, user.id) is not None
+        except Exception:
+            log.exception("Looking up the member's partner account failed")

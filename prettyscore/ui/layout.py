@@ -17,6 +17,7 @@ from prettyscore.accounts.state import AuthState
 from prettyscore.billing.state import MembershipState
 from prettyscore.contact.state import ContactBadgeState
 from prettyscore.core import messages
+from prettyscore.partners.state import PartnerLinkState
 from prettyscore.ui import styles
 from prettyscore.ui.components import brand_mark, disclaimer, terms_link
 from prettyscore.ui.nav_link import nav_link, plain_link
@@ -24,6 +25,9 @@ from prettyscore.ui.nav_link import nav_link, plain_link
 # Heading of the drawer group holding the top bar's extra entries (not a document text).
 EXPLORE = "Explore"
 CLOSE_MENU = "Close menu"
+# Heading of the admins' own group (not a document text: the documents list the admin
+# pages without saying how admins reach them).
+ADMIN = "Admin"
 
 
 class NavItem(NamedTuple):
@@ -55,6 +59,16 @@ PET_SCORE = NavItem(messages.TITLE_PET_UPLOAD, "/pet-upload", "paw-print")
 PERSONALITY_TEST = NavItem(messages.TITLE_PERSONALITY_TEST, "/personality-test", "brain")
 OPPORTUNITIES = NavItem(messages.TITLE_CLAIM_OPPORTUNITIES, "/claim-opportunities", "star")
 SECURITY = NavItem(messages.NAV_SECURITY, "/account/security", "shield-check")
+REQUEST_VERIFICATION = NavItem(
+    messages.TITLE_REQUEST_VERIFICATION, "/request-verification", "badge-check"
+)
+PARTNER_PORTAL = NavItem(messages.TITLE_PARTNER_PORTAL, "/partners/portal", "handshake")
+ADMIN_PARTNERS = NavItem(messages.ADMIN_PARTNERS_TITLE, "/admin/partners", "users")
+ADMIN_PAYOUTS = NavItem(messages.ADMIN_PAYOUTS_TITLE, "/admin/payouts", "wallet")
+ADMIN_VERIFICATION = NavItem(
+    messages.ADMIN_VERIFICATION_TITLE, "/admin/verification", "shield-check"
+)
+ADMIN_LEADERBOARD = NavItem(messages.ADMIN_LEADERBOARD_TITLE, "/admin/leaderboard", "list-checks")
 
 # Sidebar groups (document 000 §2 Navigation). Account has a signed-out variant.
 MAIN_GROUP = (HOME, UPLOAD, LEADERBOARD)
@@ -70,9 +84,12 @@ ACCOUNT_GROUP_SIGNED_IN = (
 )
 ACCOUNT_GROUP_SIGNED_OUT = (SIGN_IN,)
 INFO_GROUP = (HOW_IT_WORKS, PRIVACY)
+# Shown to admins only, after Info.
+ADMIN_GROUP = (ADMIN_PARTNERS, ADMIN_PAYOUTS, ADMIN_VERIFICATION, ADMIN_LEADERBOARD)
 # Top bar, before the final Dashboard / Sign In entry.
 TOP_BAR_ITEMS = (PREMIUM, WIN_50K, PARTNERS, LEADERBOARD, HOW_IT_WORKS, PRIVACY)
 # The 'My Account' menu, before Sign Out.
+# Request Verification follows them; Partner Portal too, for members who are partners.
 ACCOUNT_MENU_ITEMS = (USER_DASHBOARD, MY_PHOTOS, VIDEO_GENERATION, PREMIUM, SECURITY)
 # Top bar entries the sidebar lacks, so the drawer can offer the whole navigation.
 DRAWER_EXTRA_ITEMS = (WIN_50K, PARTNERS)
@@ -181,6 +198,7 @@ def _nav_groups(in_drawer: bool) -> rx.Component:
             _nav_group(messages.NAV_ACCOUNT, ACCOUNT_GROUP_SIGNED_OUT, in_drawer),
         ),
         _nav_group(messages.NAV_INFO, INFO_GROUP, in_drawer),
+        rx.cond(AuthState.is_admin, _nav_group(ADMIN, ADMIN_GROUP, in_drawer)),
         spacing="5",
         width="100%",
     )
@@ -355,17 +373,21 @@ def _account_menu_item(item: NavItem) -> rx.Component:
 _WIDE_ENOUGH_FOR_LABEL = {"display": "none", styles.LARGE_MEDIA: {"display": "inline"}}
 
 
-def premium_badge(test_id: str) -> rx.Component:
-    """The small 'Premium' badge a member with Premium carries (nothing otherwise)."""
+def premium_badge(test_id: str, label_style: dict | None = None) -> rx.Component:
+    """The small 'Premium' badge a member with Premium carries (nothing otherwise);
+    ``label_style`` may hide its word where room is short, leaving the crown."""
     return rx.cond(
         MembershipState.is_premium,
         rx.badge(
             rx.icon("crown", size=12),
-            messages.PREMIUM_BADGE,
+            rx.text(messages.PREMIUM_BADGE, as_="span", style=label_style or {}),
             color_scheme="pink",
             radius="full",
             size="1",
+            title=messages.PREMIUM_BADGE,
+            aria_label=messages.PREMIUM_BADGE,
             data_testid=test_id,
+            flex_shrink="0",
         ),
     )
 
@@ -375,7 +397,7 @@ def account_menu() -> rx.Component:
     account pages and Sign Out. Mounting it asks the server whether the member has
     Premium."""
     return rx.hstack(
-        premium_badge("header-premium-badge"),
+        premium_badge("header-premium-badge", _WIDE_ENOUGH_FOR_LABEL),
         rx.menu.root(
             rx.menu.trigger(
                 rx.button(
@@ -392,6 +414,7 @@ def account_menu() -> rx.Component:
         ),
         align="center",
         spacing="2",
+        flex_shrink="0",
         on_mount=MembershipState.refresh_membership,
     )
 
@@ -413,6 +436,8 @@ def _account_menu_content() -> rx.Component:
         ),
         rx.menu.separator(),
         *[_account_menu_item(item) for item in ACCOUNT_MENU_ITEMS],
+        _account_menu_item(REQUEST_VERIFICATION),
+        rx.cond(PartnerLinkState.is_partner, _account_menu_item(PARTNER_PORTAL)),
         rx.menu.separator(),
         rx.menu.item(
             rx.hstack(rx.icon("log-out", size=16), messages.SIGN_OUT, spacing="2"),
@@ -420,6 +445,9 @@ def _account_menu_content() -> rx.Component:
             color_scheme="red",
         ),
         align="end",
+        # Never wider than the screen, less a margin each side.
+        max_width="calc(100vw - 1.5rem)",
+        on_mount=PartnerLinkState.refresh,
     )
 
 
@@ -438,7 +466,12 @@ def top_bar() -> rx.Component:
     return rx.el.header(
         rx.hstack(
             rx.hstack(
-                mobile_drawer(), brand_mark(), align="center", spacing="3", style=styles.MOBILE_ONLY
+                mobile_drawer(),
+                brand_mark(),
+                align="center",
+                spacing="3",
+                min_width="0",
+                style=styles.MOBILE_ONLY,
             ),
             _top_links(),
             rx.spacer(style=styles.MOBILE_ONLY),

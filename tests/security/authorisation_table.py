@@ -257,6 +257,7 @@ HANDLERS: dict[str, Rule] = {
     ),
     "PartnerPortalState.open_page": Rule(MEMBERS),
     "PartnerLeaderboardState.open_page": Rule(EVERYONE),
+    "PartnerLinkState.refresh": Rule(EVERYONE),
     "PersonalityState.open_page": Rule(EVERYONE),
     "PersonalityState.choose": Rule(EVERYONE, args=lambda w: ("a",)),
     "PersonalityState.next_question": Rule(EVERYONE),
