@@ -90,6 +90,8 @@ _CARD_ROWS = {
     CARD_ROWS_MEDIA: {
         "& thead": {"display": "none"},
         "& table, & tbody, & tr, & td": {"display": "block", "width": "100%"},
+        # Radix gives the table height 0 (for its cells' sake); as a block it needs its own.
+        "& table": {"height": "auto"},
         "& tr": {"padding": "0.5rem 0", "border_bottom": "1px solid var(--gray-a5)"},
         "& tr:last-child": {"border_bottom": "none"},
         "& td": {

@@ -2,9 +2,11 @@
 
 Navigation follows document 000 §2 exactly: the sidebar groups (Main, Premium, Account,
 Info), the top bar entries and the 'My Account' menu. Signed-in and signed-out variants
-switch on ``AuthState.signed_in``. From 768 px up the sidebar is always visible; below it
-the sidebar is hidden and a menu button opens a drawer with the same navigation, whose
-links close the drawer as they navigate (``rx.drawer.close`` around each link).
+switch on ``AuthState.signed_in``. Admins also get an Admin group (the admin pages); the
+account menu adds Request Verification, and the Partner Portal for partners. From 768 px
+up the sidebar is always visible; below it the sidebar is hidden and a menu button opens
+a drawer with the same navigation, whose links close the drawer as they navigate
+(``rx.drawer.close`` around each link).
 
 Other areas wrap their page bodies in ``page_layout`` and never rebuild navigation.
 """
