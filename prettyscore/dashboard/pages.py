@@ -12,6 +12,7 @@ from prettyscore.billing.pages import member_status
 from prettyscore.billing.state import PremiumState, premium_price
 from prettyscore.core import messages
 from prettyscore.dashboard.state import DashboardState, ResultRow
+from prettyscore.personality.offer import detailed_analysis_offer
 from prettyscore.photos.early import MY_PHOTOS_PHOTO
 from prettyscore.photos.pages import PHOTO_GRID_COLUMNS, account_zone, my_photos_tab
 from prettyscore.ui import early_photo, styles
@@ -134,7 +135,12 @@ def _result_card(result: ResultRow) -> rx.Component:
 def _personality_tab() -> rx.Component:
     return rx.cond(
         State.results.length() > 0,
-        rx.vstack(rx.foreach(State.results, _result_card), spacing="3", width="100%"),
+        rx.vstack(
+            detailed_analysis_offer(),
+            rx.foreach(State.results, _result_card),
+            spacing="3",
+            width="100%",
+        ),
         rx.card(
             rx.vstack(
                 rx.icon("brain", size=36, color=styles.PINK),

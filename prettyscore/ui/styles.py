@@ -54,4 +54,12 @@ GRADIENT_BUTTON = {
     "font_weight": "600",
     "box_shadow": "0 8px 20px rgba(236, 72, 153, 0.25)",
     "_hover": {"opacity": 0.92},
+    # Disabled, the gradient gives way to Radix's own disabled look (it would else win).
+    "&:disabled, &[data-disabled]": {
+        "background": "var(--gray-a3)",
+        "color": "var(--gray-a8)",
+        "box_shadow": "none",
+        "opacity": 1,
+        "cursor": "not-allowed",
+    },
 }

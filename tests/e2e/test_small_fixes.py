@@ -65,7 +65,6 @@ _LOOK = """(el) => {
 
 # Passes once GRADIENT_BUTTON in prettyscore/ui/styles.py gives way to the disabled look;
 # remove the marker with that change.
-@pytest.mark.xfail(strict=True, reason="awaits the disabled look of GRADIENT_BUTTON")
 def test_a_disabled_button_looks_disabled(page, app_server, tmp_path):
     """The custom edit's Edit button, disabled while the prompt is empty, does not keep
     the full colour of the enabled button."""
@@ -83,7 +82,6 @@ def test_a_disabled_button_looks_disabled(page, app_server, tmp_path):
 
 # Passes once the dashboard's Personality tab renders personality.offer's
 # detailed_analysis_offer(); remove the marker with that line.
-@pytest.mark.xfail(strict=True, reason="awaits the offer on the dashboard's Personality tab")
 def test_the_detailed_analysis_of_the_latest_result_is_offered_on_the_dashboard(page, app_server):
     base = app_server.base_url
     address = new_member(page, base, "personality-offer")
