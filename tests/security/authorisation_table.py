@@ -270,6 +270,8 @@ HANDLERS: dict[str, Rule] = {
     "PersonalityState.back_to_result": Rule(EVERYONE),
     "PersonalityState.buy": Rule(MEMBERS, writes="the member's own checkout"),
     "PersonalityState.await_payment": Rule(MEMBERS, skip=BACKGROUND),
+    "DetailedOfferState.load_offer": Rule(EVERYONE),
+    "DetailedOfferState.buy_offer": Rule(MEMBERS, writes="the member's own checkout"),
     "VerificationState.open_page": Rule(MEMBERS),
     "VerificationState.submit": Rule(
         MEMBERS,
