@@ -69,6 +69,14 @@ OVERFLOW_REPORT = """() => {
 SETTLE = "() => new Promise((done) => requestAnimationFrame(() => requestAnimationFrame(done)))"
 
 
+@pytest.fixture(autouse=True)
+def one_server(app_server):
+    """Layout is the browser's business, the same whichever database and state manager
+    serve the page: measured on the default server only, to keep the suite short."""
+    if app_server.name == "postgres-redis":
+        pytest.skip("layout does not depend on the server: measured on sqlite-memory")
+
+
 def app_routes(app_server) -> list[str]:
     """Every page the production build prerendered, but for addresses with a parameter."""
     folder = Path(app_server.env["REFLEX_WEB_WORKDIR"]) / "build" / "client"
