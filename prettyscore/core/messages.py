@@ -403,11 +403,16 @@ PHOTO_DELETED = "Photo deleted"
 ACCOUNT_DELETED = "Your account and all your photos have been deleted."
 
 # ---------------------------------------------------------------------------
-# Edits: the local engine's refusal (our text; uses no free edit)
+# Edits: the local engine's refusal of what it cannot do, with the list of what it
+# can (our text; the whole prompt is refused, no free edit is used, nothing is saved)
 # ---------------------------------------------------------------------------
 EDIT_NOT_SUPPORTED = (
-    "I can't do that edit yet. Try a preset, or words like brighter, warmer, vintage "
-    "or blur background."
+    "Sorry, I can't do that edit. No free edit was used. I can: make the photo brighter or "
+    "darker, add or reduce contrast, make it warmer or cooler, more or less colorful, black "
+    "and white or vintage, sharper, smooth skin, blur, remove or change the background "
+    "(studio or outdoor), blonde hair, highlights, hair volume, polished hair, a formal "
+    "jacket, professional or casual clothes, richer clothing colors, and upscale to 4K. "
+    "Several at once work too, like: brighter and blur the background."
 )
 
 # ---------------------------------------------------------------------------

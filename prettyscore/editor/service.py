@@ -231,7 +231,7 @@ def edit_with_adjustments(
     owner: MediaOwner,
     owner_key: str,
     premium: bool,
-    engine_name: str = "local",
+    engine_name: str | None = None,
 ) -> EditedVersions:
     """An AI edit of the shown version with the pending sliders applied first, so
     nothing set on the sliders is lost. If the edit fails, the baked file goes too."""

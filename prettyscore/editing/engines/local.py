@@ -230,16 +230,6 @@ def whole(change: Callable[[np.ndarray], np.ndarray]) -> Edit:
     return lambda photo: change(photo.pixels)
 
 
-def _contrast(prompt: str) -> Edit:
-    less = re.search(r"\b(less|lower|reduce[sd]?|decrease[sd]?)\b[\w\s]{0,12}contrast", prompt)
-    return whole(lambda pixels: colour.contrast(pixels, 0.8 if less else 1.3))
-
-
-def _saturate(prompt: str) -> Edit:
-    less = re.search(r"\bdesaturat", prompt)
-    return whole(lambda pixels: colour.saturation(pixels, 0.55 if less else 1.45))
-
-
 PRESET_EDITS: dict[str, Edit] = {
     presets.REMOVE_BACKGROUND: remove_background,
     presets.BLUR_BACKGROUND: blur_background,
@@ -256,109 +246,37 @@ PRESET_EDITS: dict[str, Edit] = {
     presets.UPSCALE_PROMPT: whole(upscale),
 }
 
+# --- Custom prompts: what each edit a prompt can ask for does -----------------------------
+# ``understanding`` reads the prompt (its words, synonyms and what cannot be done).
+from prettyscore.editing.engines import understanding  # noqa: E402
+from prettyscore.editing.engines.understanding import understood  # noqa: E402
 
-@dataclass(frozen=True)
-class KeywordEdit:
-    """Words that ask for an edit, and how to build it from the (lower-case) prompt."""
-
-    name: str
-    pattern: re.Pattern
-    build: Callable[[str], Edit]
-
-
-def keyword(name: str, pattern: str, build: Callable[[str], Edit]) -> KeywordEdit:
-    return KeywordEdit(name, re.compile(pattern), build)
-
-
-def _fixed(edit: Edit) -> Callable[[str], Edit]:
-    return lambda prompt: edit
-
-
-# In the order they are applied: the subject's surroundings first, then light, colour,
-# tone, detail, and the upscale last.
-KEYWORD_EDITS: tuple[KeywordEdit, ...] = (
-    keyword(
-        "remove background",
-        r"\b(remove|delete|erase|cut out)\b.*\bbackground\b|\bbackground\b.*\bremov"
-        r"|\b(no|white|transparent|plain)\s+background\b",
-        _fixed(remove_background),
+NAMED_EDITS: dict[str, Edit] = {
+    **{understanding.PRESET_EDITS[preset]: edit for preset, edit in PRESET_EDITS.items()},
+    understanding.SMOOTH_SKIN: smooth_skin,
+    understanding.BRIGHTER: whole(lambda p: colour.brightness(p, 1.12, 14.0)),
+    understanding.DARKER: whole(lambda p: colour.brightness(p, 0.8)),
+    understanding.MORE_CONTRAST: whole(lambda p: colour.contrast(p, 1.3)),
+    understanding.LESS_CONTRAST: whole(lambda p: colour.contrast(p, 0.8)),
+    understanding.WARMER: whole(lambda p: colour.channel_gains(p, 1.1, 1.02, 0.86)),
+    understanding.COOLER: whole(lambda p: colour.channel_gains(p, 0.88, 0.98, 1.1)),
+    understanding.MORE_COLOUR: whole(lambda p: colour.saturation(p, 1.45)),
+    understanding.LESS_COLOUR: whole(lambda p: colour.saturation(p, 0.55)),
+    understanding.BLACK_AND_WHITE: whole(colour.greyscale),
+    understanding.VINTAGE: whole(colour.vintage),
+    understanding.SHARPER: whole(
+        lambda p: colour.unsharp(p, max(1.0, max(p.shape[:2]) / 500), 0.8)
     ),
-    keyword(
-        "blur background",
-        r"\bblur\w*\b.*\bbackground\b|\bbackground\b.*\bblur|\bbokeh\b",
-        _fixed(blur_background),
-    ),
-    keyword("studio background", r"\bstudio\b", _fixed(studio_background)),
-    keyword(
-        "outdoor background", r"\b(outdoors?|outside|nature|park)\b", _fixed(outdoor_background)
-    ),
-    keyword("blonde hair", r"\bblonde?\b", _fixed(PRESET_EDITS[presets.HAIR_BLONDE])),
-    keyword("hair highlights", r"\bhighlights\b", _fixed(PRESET_EDITS[presets.HAIR_HIGHLIGHTS])),
-    keyword(
-        "formal jacket", r"\b(jacket|blazer|suit)\b", _fixed(PRESET_EDITS[presets.FORMAL_JACKET])
-    ),
-    keyword(
-        "smooth skin", r"\b(soft|softer|soften|smooth|smoother|smoothen)\b", _fixed(smooth_skin)
-    ),
-    keyword(
-        "brighter",
-        r"\b(brighter|brighten|lighter|lighten|more light)\b",
-        _fixed(whole(lambda p: colour.brightness(p, 1.12, 14.0))),
-    ),
-    keyword(
-        "darker",
-        r"\b(darker|darken)\b",
-        _fixed(whole(lambda p: colour.brightness(p, 0.8))),
-    ),
-    keyword("contrast", r"\bcontrast\b", _contrast),
-    keyword(
-        "warmer",
-        r"\bwarm(er)?\b",
-        _fixed(whole(lambda p: colour.channel_gains(p, 1.1, 1.02, 0.86))),
-    ),
-    keyword(
-        "cooler",
-        r"\b(cool|cooler|colder)\b",
-        _fixed(whole(lambda p: colour.channel_gains(p, 0.88, 0.98, 1.1))),
-    ),
-    keyword(
-        "saturation",
-        r"\b(saturat\w*|desaturat\w*|vivid|vibrant|colou?rful)\b",
-        _saturate,
-    ),
-    keyword(
-        "black and white",
-        r"black\s*(and|&|n)\s*white|\bb\s*[&/]\s*w\b|\bgr[ae]y\s*scale\b|\bmonochrome\b",
-        _fixed(whole(colour.greyscale)),
-    ),
-    keyword(
-        "vintage", r"\b(vintage|sepia|retro|old[- ]fashioned)\b", _fixed(whole(colour.vintage))
-    ),
-    keyword(
-        "sharpen",
-        r"\b(sharp|sharpen|sharper|crisp|crisper)\b",
-        _fixed(whole(lambda p: colour.unsharp(p, max(1.0, max(p.shape[:2]) / 500), 0.8))),
-    ),
-    keyword("upscale", r"\b(upscale\w*|4k|uhd)\b", _fixed(whole(upscale))),
-)
+}
 
 
 def edits_for(prompt: str) -> list[Edit]:
-    """The edits ``prompt`` asks for, in the order they are applied (may be empty)."""
+    """The edits ``prompt`` asks for, in the order they are applied; empty when the
+    engine cannot do all of what it asks."""
     preset = presets.preset_named(prompt)
     if preset is not None:
         return [PRESET_EDITS[preset]]
-    wanted = presets.normalised(prompt)
-    return [k.build(wanted) for k in KEYWORD_EDITS if k.pattern.search(wanted)]
-
-
-def understood(prompt: str) -> list[str]:
-    """The names of the edits ``prompt`` asks for (for logs and tests)."""
-    preset = presets.preset_named(prompt)
-    if preset is not None:
-        return [preset]
-    wanted = presets.normalised(prompt)
-    return [k.name for k in KEYWORD_EDITS if k.pattern.search(wanted)]
+    return [NAMED_EDITS[name] for name in understood(prompt)]
 
 
 class LocalEditEngine:
@@ -378,4 +296,4 @@ class LocalEditEngine:
         return Image.fromarray(np.ascontiguousarray(pixels), "RGB")
 
 
-__all__ = ["KEYWORD_EDITS", "PRESET_EDITS", "LocalEditEngine", "edits_for", "understood"]
+__all__ = ["NAMED_EDITS", "PRESET_EDITS", "LocalEditEngine", "edits_for", "understood"]
