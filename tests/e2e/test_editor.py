@@ -4,6 +4,7 @@ download, and saving for visitors and members."""
 from __future__ import annotations
 
 import importlib.util
+import io
 import re
 
 import numpy as np
@@ -141,6 +142,54 @@ def test_a_visitor_adjusts_edits_steps_through_versions_and_downloads(page, app_
     page.get_by_role("button", name=messages.SIGN_IN_TO_SAVE).click()
     expect(page.get_by_text(messages.SIGN_IN_TO_SAVE).last).to_be_visible()
     wait_for_path(page, "/auth", "?next=/editor")
+
+
+def test_custom_edits_understand_everyday_words_and_refuse_the_rest_with_what_they_can_do(
+    page, app_server, photo
+):
+    base = app_server.base_url
+    open_page(page, f"{base}/editor")
+    upload_on_editor(page, photo)
+    preview = page.get_by_role("img", name="Photo being edited")
+    expect(preview).to_be_visible()
+    version = page.get_by_test_id("editor-version")
+    left = page.get_by_test_id("free-edits-left")
+    expect(left).to_contain_text(str(constants.FREE_EDITS))
+    instruction = page.get_by_label("Editing instruction")
+    edit_button = page.get_by_role("button", name="Edit", exact=True)
+
+    def ask(prompt: str) -> None:
+        instruction.fill(prompt)
+        expect(edit_button).to_be_enabled()
+        page.keyboard.press("Enter")
+
+    def shown_level() -> float:
+        image = page.request.get(base + preview.get_attribute("src").removeprefix(base))
+        return float(np.asarray(Image.open(io.BytesIO(image.body())).convert("L")).mean())
+
+    original = shown_level()
+    ask("make it brighter please")
+    remaining = constants.FREE_EDITS - 1
+    expect(page.get_by_text(messages.PHOTO_EDITED_REMAINING.format(n=remaining))).to_be_visible()
+    expect(version).to_have_text("Version 2 of 2")
+    expect(left).to_contain_text(str(remaining))
+    assert shown_level() > original + 5
+
+    # What the local engine cannot do: the list of what it can, no edit used, no version.
+    ask("add sunglasses")
+    refusal = page.get_by_text(messages.EDIT_NOT_SUPPORTED)
+    expect(refusal).to_be_visible()
+    expect(refusal).to_contain_text("brighter or darker")
+    expect(refusal).to_contain_text("blur, remove or change the background")
+    expect(left).to_contain_text(str(remaining))
+    expect(version).to_have_text("Version 2 of 2")
+
+    ask("increase brightness")
+    expect(
+        page.get_by_text(messages.PHOTO_EDITED_REMAINING.format(n=remaining - 1))
+    ).to_be_visible()
+    expect(version).to_have_text("Version 3 of 3")
+    expect(left).to_contain_text(str(remaining - 1))
 
 
 def test_the_editor_refuses_what_is_not_a_photo_and_asks_for_one_first(page, app_server, tmp_path):

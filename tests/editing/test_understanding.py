@@ -101,6 +101,8 @@ PHRASINGS: list[tuple[str, list[str]]] = [
     ("change the background to something outdoors", [u.OUTDOOR_BACKGROUND]),
     ("put me outside in a park", [u.OUTDOOR_BACKGROUND]),
     ("nature background", [u.OUTDOOR_BACKGROUND]),
+    ("put me in a garden", [u.OUTDOOR_BACKGROUND]),
+    ("a blue sky background", [u.OUTDOOR_BACKGROUND]),
     # hair
     ("blonde", [u.BLONDE_HAIR]),
     ("make my hair blond", [u.BLONDE_HAIR]),
@@ -141,6 +143,11 @@ SEVERAL: list[tuple[str, list[str]]] = [
     ("sharpen and upscale it to 4k", [u.UPSCALE]),  # the upscale sharpens anyway
     ("make it brighter but don't blur the background", [u.BRIGHTER]),
     ("remove the background and put me outdoors", [u.OUTDOOR_BACKGROUND]),
+    (
+        "make me look professional with a studio background",
+        [u.STUDIO_BACKGROUND, u.PROFESSIONAL_ATTIRE],
+    ),
+    ("can you make the picture a little warmer and sharper?", [u.WARMER, u.SHARPER]),
 ]
 
 # What the local engine cannot do: refused as a whole, even beside something it can.
@@ -161,6 +168,7 @@ REFUSED = [
     "change the background to a beach",
     "remove the person behind me",
     "add a dog",
+    "remove red eye",
     "xyz",
     "don't change anything",
 ]

@@ -215,7 +215,7 @@ PHRASINGS: tuple[Phrasing, ...] = (
             BG,
         ),
         near(BG, r"remov(?:ed|al)|gone|delet(?:ed|ion)|eras(?:ed|ure)|(?:to|in)\s+white"),
-        near(r"white|transparent|blank|empty|no", BG),
+        rf"\b(?:white|transparent|blank|empty|no)\s+(?:colou?red\s+)?{BG}\b",
         words(r"cut\s?out", r"isolate(?:\s+me)?"),
     ),
     can(
@@ -227,18 +227,14 @@ PHRASINGS: tuple[Phrasing, ...] = (
             "natural\\s+(?:setting|scene|background)",
             "park",
             "garden",
-            "grass",
             "greenery",
-            "trees",
-            "sky",
-            "sunny\\s+day",
-            "summer",
         ),
+        either(r"sky|grass|trees|green|summer|sunny|natural|outdoor", BG),
     ),
     can(
         STUDIO_BACKGROUND,
         words("studio"),
-        near(STUDIO_COLOURS, BG),
+        rf"\b{STUDIO_COLOURS}\s+(?:colou?red\s+)?{BG}\b",
         near(BG, r"(?:to|in)\s+(?:a\s+)?" + STUDIO_COLOURS),
         r"\b(?:change|replace|swap|switch|new|different|nicer|better|improve|update)"
         + GAP
