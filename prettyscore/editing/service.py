@@ -102,6 +102,21 @@ def render_edit(
     return store.save(images.encode_jpeg(edited, quality=92), owner=media_owner, ext="jpg")
 
 
+def photo_download_name(score_text: str, which: str = "edited") -> str:
+    """A photo download's file name (document 000 §9): pretty-score-{score}.png with the
+    -edited or -original suffix."""
+    return f"pretty-score-{score_text}-{which}.png"
+
+
+def download_copy(store: MediaStore, image_key: str, owner: MediaOwner) -> str:
+    """The photo at ``image_key`` as the PNG file a download saves, written to ``owner``'s
+    folder (a browser's visitor folder: purged within the hour); its key (slow: call it
+    on a worker thread). Used by 'Download HD Version (4K)' on /results and in the
+    dashboard editor, after the upscale."""
+    photo = images.decode_upload(store.read(image_key))
+    return store.save(images.encode_png(photo, compress_level=1), owner=owner, ext="png")
+
+
 def edit_photo(
     db_factory: DbFactory,
     store: MediaStore,

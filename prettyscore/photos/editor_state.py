@@ -15,13 +15,13 @@ import reflex as rx
 from prettyscore.core import constants, messages
 from prettyscore.core.db import run_in_session, session_scope
 from prettyscore.core.errors import DomainError
-from prettyscore.core.media import get_media_store
+from prettyscore.core.media import get_media_store, key_from_url
 from prettyscore.editing import service as editing
 from prettyscore.editing.presets import UPSCALE_PROMPT
 from prettyscore.photos import history, service
 from prettyscore.photos.history import EditedPhoto
 from prettyscore.photos.state import PhotoCard, PhotosState, photo_card
-from prettyscore.scoring.state import EDIT_TEXTS
+from prettyscore.scoring.state import EDIT_TEXTS, ScoreState, hd_download
 
 log = logging.getLogger(__name__)
 
@@ -109,7 +109,8 @@ class PhotoEditorState(PhotosState):
 
     @rx.event
     def download_hd(self):
-        """'Download HD Version (4K)': upscale (one edit), then download the result."""
+        """'Download HD Version (4K)': upscale (one edit), then download the result as
+        pretty-score-{score}-edited.png."""
         return PhotoEditorState.run_edit(UPSCALE_PROMPT, "upscale")
 
     @rx.event
@@ -140,11 +141,13 @@ class PhotoEditorState(PhotosState):
             self.editing, self.edit_prompt, self.view = False, "", EDITED_VIEW
             if edited.remaining != editing.UNLIMITED:
                 self.free_edits_left = edited.remaining
+            # The download's PNG copy goes to this browser's folder, like /results' one.
+            owner = (await self.get_state(ScoreState))._visitor_owner()
         notice = _success_notice(kind, edited.remaining)
         if kind != "upscale":
             return notice
-        name = f"pretty-score-{card.score_text}-4k.jpg"
-        return [notice, rx.download(url=edited.current_url, filename=name)]
+        upscaled = key_from_url(edited.current_url)
+        return [notice, await hd_download(upscaled, owner, card.score_text)]
 
     async def _edit_failed(self, text: str):
         """Show the failure, and the counts as the server has them now."""

@@ -67,6 +67,18 @@ def _render_card(result: ScoreResult) -> bytes:
     )
 
 
+async def hd_download(image_key: str, owner: MediaOwner, score_text: str):
+    """The upscaled photo downloaded as pretty-score-{score}-edited.png (a PNG copy in
+    this browser's folder), or 'Failed to download photo' (the edit itself is done)."""
+    try:
+        png_key = await photo_work(editing.download_copy, media_store(), image_key, owner)
+    except Exception:
+        log.exception("Preparing the 4K download failed")
+        return rx.toast.error(messages.FAILED_TO_DOWNLOAD_PHOTO)
+    name = editing.photo_download_name(score_text)
+    return rx.download(url=media_url(png_key), filename=name)
+
+
 class ScoreState(AuthState):
     """One tab's trip through upload, analysis and results."""
 
@@ -430,8 +442,12 @@ class ScoreState(AuthState):
                 self.free_edits_left = outcome.remaining
         remember = early_photo.remember(RESULTS_PHOTO, media_url(outcome.image_key))
         if outcome.remaining == editing.UNLIMITED:
-            return [remember, rx.toast.success(messages.PHOTO_EDITED_SUCCESSFULLY)]
-        return [remember, rx.toast.success(success_text.format(n=outcome.remaining))]
+            events = [remember, rx.toast.success(messages.PHOTO_EDITED_SUCCESSFULLY)]
+        else:
+            events = [remember, rx.toast.success(success_text.format(n=outcome.remaining))]
+        if kind == "upscale":  # 'Download HD Version (4K)': the upscaled photo, as a file
+            events.append(await hd_download(outcome.image_key, owner, result.score_text))
+        return events
 
     def _apply_edit(self, edited_key: str) -> None:
         """The first edit keeps the original as 'before'; the newest edit is 'after'."""

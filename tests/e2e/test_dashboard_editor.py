@@ -96,8 +96,10 @@ def test_download_hd_gives_a_4k_photo_and_uses_one_edit(page, app_server, face_p
 
     with page.expect_download(timeout=60_000) as download:
         panel.get_by_role("button", name=messages.DOWNLOAD_HD).click()
-    assert re.fullmatch(r"pretty-score-(10|\d\.\d)-4k\.jpg", download.value.suggested_filename)
-    assert max(Image.open(download.value.path()).size) == 3840
+    # Document 000 §9: photo downloads are pretty-score-{score}.png with -edited.
+    assert re.fullmatch(r"pretty-score-(10|\d\.\d)-edited\.png", download.value.suggested_filename)
+    with Image.open(download.value.path()) as saved:
+        assert (saved.format, max(saved.size)) == ("PNG", 3840)
     toast(page, messages.PHOTO_UPSCALED_REMAINING.format(n=3)).to_be_visible()
     expect(panel.get_by_test_id("free-edits-left")).to_contain_text("3")
 

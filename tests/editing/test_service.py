@@ -101,3 +101,17 @@ def test_members_and_visitors_have_their_own_allowances():
     visitor_key = service.allowance_key(None, "same-browser")
     assert member_key.startswith("u:") and visitor_key.startswith("v:")
     assert "same-browser" not in visitor_key  # the cookie's secret is never stored
+
+
+def test_the_hd_download_is_a_png_copy_in_the_browsers_folder_named_as_document_000_says(
+    store, visitor
+):
+    key = small_photo(store, visitor)
+    png_key = service.download_copy(store, key, visitor)
+    assert png_key != key and png_key.startswith(visitor.folder) and png_key.endswith(".png")
+    with Image.open(io.BytesIO(store.read(png_key))) as copy:
+        assert (copy.format, copy.size) == ("PNG", (256, 256))
+        assert "exif" not in copy.info
+    assert store.exists(key)  # the photo itself stays as it is
+    assert service.photo_download_name("8.7") == "pretty-score-8.7-edited.png"
+    assert service.photo_download_name("10", "original") == "pretty-score-10-original.png"
