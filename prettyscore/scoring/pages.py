@@ -190,11 +190,13 @@ def upload_page() -> rx.Component:
 # /results
 # ---------------------------------------------------------------------------
 def _photo_panel() -> rx.Component:
-    """Before/after when an edited image exists, otherwise the photo."""
+    """Before/after when an edited image exists, otherwise the photo. Beside the score
+    (two columns from md up) the frame keeps the photo's height: a grid cell would
+    stretch it to the score column's, an empty grey block under the photo."""
     return rx.cond(
         ScoreState.edited_url != "",
-        before_after_slider(ScoreState.image_url, ScoreState.edited_url),
-        photo_frame(ScoreState.image_url, fetch_priority="high"),
+        before_after_slider(ScoreState.image_url, ScoreState.edited_url, align_self="start"),
+        photo_frame(ScoreState.image_url, fetch_priority="high", align_self="start"),
     )
 
 
