@@ -10,6 +10,7 @@ import reflex as rx
 from prettyscore.accounts.state import AuthState
 from prettyscore.contact.components import contact_dialog
 from prettyscore.core import messages
+from prettyscore.leaderboard.components import entry_fields
 from prettyscore.leaderboard.state import (
     MEDAL_TEXT_COLOURS,
     ContestState,
@@ -251,17 +252,35 @@ def _picker() -> rx.Component:
             width="100%",
             role="radiogroup",
         ),
-        rx.button(
-            messages.CONTEST_SUBMIT,
-            on_click=ContestState.submit,
-            loading=ContestState.submitting,
-            disabled=~rx.State.is_hydrated,
-            size="3",
-            radius="full",
-            style=styles.GRADIENT_BUTTON,
-        ),
+        _entry_form(),
         spacing="4",
         width="100%",
+    )
+
+
+def _entry_form() -> rx.Component:
+    """How the entry appears (the leaderboard entry form of document 000), and Submit."""
+    return rx.form(
+        rx.vstack(
+            rx.heading(messages.CONTEST_HOW_YOU_APPEAR, size="4"),
+            entry_fields(),
+            rx.button(
+                messages.CONTEST_SUBMIT,
+                type="submit",
+                loading=ContestState.submitting,
+                disabled=~rx.State.is_hydrated,
+                size="3",
+                radius="full",
+                style=styles.GRADIENT_BUTTON,
+            ),
+            spacing="3",
+            width="100%",
+            max_width="460px",
+        ),
+        on_submit=ContestState.submit,
+        reset_on_submit=False,
+        width="100%",
+        data_testid="contest-entry-form",
     )
 
 

@@ -20,7 +20,7 @@ from prettyscore.accounts.service import has_role
 from prettyscore.core import messages
 from prettyscore.core.errors import NotFound, PermissionDenied, ValidationFailed
 from prettyscore.photos.models import Photo
-from prettyscore.photos.service import get_photo
+from prettyscore.photos.service import check_listing, get_photo, list_on_leaderboard
 
 PAGE_SIZE = 20
 MAX_PAGE_SIZE = 100
@@ -185,25 +185,29 @@ def top_photos_for_submission(
     return list(db.exec(query).all())
 
 
-def submit_to_ranking(db: Session, user_id: uuid.UUID, photo_id: uuid.UUID | str | None) -> Photo:
-    """List one of the member's ten best photos on the leaderboard, queued for review.
+def submit_to_ranking(
+    db: Session,
+    user_id: uuid.UUID,
+    photo_id: uuid.UUID | str | None,
+    display_name: str | None = None,
+    bio: str | None = None,
+) -> Photo:
+    """List one of the member's ten best photos on the leaderboard, queued for review,
+    under the display name (required) and bio (optional) of the leaderboard entry form
+    (document 000 §3, §5).
 
-    Only the member's own photo, and only one of their top 10 (the page offers no other);
-    an entry that is already listed keeps its place and its review.
+    Only the member's own photo, and only one of their top 10 (the page offers no other).
+    An entry already listed keeps its place; a new name or bio goes back to review.
     """
     if not photo_id or not str(photo_id).strip():
         raise ValidationFailed(messages.SELECT_PHOTO_TO_SUBMIT)
+    listing = check_listing(display_name, bio)
     photo = get_photo(db, user_id, str(photo_id).strip())
     if photo.id not in {best.id for best in top_photos_for_submission(db, user_id)}:
         raise ValidationFailed(messages.LEADERBOARD_ONLY_TOP_PHOTOS)
-    if photo.public_listing:
+    if photo.public_listing and (photo.display_name, photo.bio) == listing:
         return photo
-    photo.display_name = (photo.display_name or "").strip() or messages.LEADERBOARD_DEFAULT_NAME
-    photo.public_listing = True
-    photo.is_verified = False  # queued: an admin verifies it
-    db.add(photo)
-    db.flush()
-    return photo
+    return list_on_leaderboard(db, photo, listing)
 
 
 # ---------------------------------------------------------------------------

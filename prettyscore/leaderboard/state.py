@@ -17,6 +17,7 @@ from prettyscore.core import messages
 from prettyscore.core.db import run_in_session
 from prettyscore.core.errors import DomainError, ValidationFailed
 from prettyscore.leaderboard import service
+from prettyscore.leaderboard.components import BIO_FIELD, DISPLAY_NAME_FIELD
 from prettyscore.ui.score import format_score
 
 log = logging.getLogger(__name__)
@@ -169,8 +170,9 @@ class ContestState(AuthState):
         self.selected = photo_id
 
     @rx.event
-    async def submit(self):
-        """Enter the selected photo; on success the member sees the leaderboard."""
+    async def submit(self, form: dict[str, str]):
+        """Enter the selected photo under the entry form's display name and bio; on
+        success the member sees the leaderboard."""
         user = await self._current_user()
         if user is None:
             yield self._sign_in_redirect("/global-ranking")
@@ -180,8 +182,9 @@ class ContestState(AuthState):
             return
         self.submitting = True
         yield
+        name, bio = form.get(DISPLAY_NAME_FIELD), form.get(BIO_FIELD)
         try:
-            await run_in_session(service.submit_to_ranking, user.id, self.selected)
+            await run_in_session(service.submit_to_ranking, user.id, self.selected, name, bio)
         except ValidationFailed as refused:
             self.submitting = False
             yield rx.toast.error(refused.message)

@@ -60,7 +60,7 @@ def save_result(
     files.settle_on_commit(db)
     if existing is not None:
         _keep_latest_edit(db, files, existing, result)
-        return _list_on_leaderboard(db, existing, listing) if listing else existing
+        return list_on_leaderboard(db, existing, listing) if listing else existing
     owner = MediaOwner.member(user_id)
     original_key = files.save(store.read(result.image_key), owner=owner, ext="jpg")
     edited_key = None
@@ -89,7 +89,7 @@ def save_result(
             store.delete(key)
         db.expire_all()
         return save_result(db, store, user_id, result, listing=listing)
-    return _list_on_leaderboard(db, photo, listing) if listing else photo
+    return list_on_leaderboard(db, photo, listing) if listing else photo
 
 
 def _keep_explanation(
@@ -128,7 +128,9 @@ def check_listing(display_name: str | None, bio: str | None) -> tuple[str, str |
     return name[:MAX_DISPLAY_NAME], (about[:MAX_BIO] if about else None)
 
 
-def _list_on_leaderboard(db: Session, photo: Photo, listing: tuple[str, str | None]) -> Photo:
+def list_on_leaderboard(db: Session, photo: Photo, listing: tuple[str, str | None]) -> Photo:
+    """List ``photo`` under ``listing`` (``check_listing``'s name and bio), queued for an
+    admin to verify."""
     display_name, bio = listing
     photo.display_name = display_name
     photo.bio = bio

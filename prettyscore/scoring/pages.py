@@ -8,6 +8,7 @@ from prettyscore.core import messages
 from prettyscore.core.settings import get_settings
 from prettyscore.editing import components as edit_controls
 from prettyscore.editing.presets import UPSCALE_PROMPT
+from prettyscore.leaderboard.components import entry_fields
 from prettyscore.scoring import body_pages
 from prettyscore.scoring.state import RESULTS_PHOTO, UPLOAD_PAGE_ID, ScoreState
 from prettyscore.ui import early_photo, styles
@@ -328,20 +329,7 @@ def _leaderboard_dialog() -> rx.Component:
             ),
             rx.form(
                 rx.vstack(
-                    rx.input(
-                        name="display_name",
-                        placeholder="Display name",
-                        aria_label="Display name",
-                        max_length=50,
-                        width="100%",
-                    ),
-                    rx.text_area(
-                        name="bio",
-                        placeholder="Short bio (optional)",
-                        aria_label="Short bio (optional)",
-                        max_length=200,
-                        width="100%",
-                    ),
+                    entry_fields(),
                     rx.hstack(
                         rx.dialog.close(rx.button("Not now", variant="soft", type="button")),
                         rx.button(

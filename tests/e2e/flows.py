@@ -232,10 +232,12 @@ def chatting_members(
     return found[:count]
 
 
-def submit_first_choice_to_ranking(page, base_url: str) -> None:
-    """On /global-ranking: pick the best of one's photos, submit it, land on /leaderboard."""
+def submit_first_choice_to_ranking(page, base_url: str, display_name: str = "Contestant") -> None:
+    """On /global-ranking: pick the best of one's photos, give the display name, submit
+    it, land on /leaderboard."""
     open_page(page, f"{base_url}/global-ranking")
     page.get_by_test_id("contest-choice").first.click()
+    page.get_by_test_id("contest-entry-form").get_by_placeholder("Display name").fill(display_name)
     page.get_by_role("button", name=messages.CONTEST_SUBMIT).click()
     wait_for_path(page, "/leaderboard")
     wait_until_ready(page)

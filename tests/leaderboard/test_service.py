@@ -14,6 +14,7 @@ from prettyscore.core.errors import NotFound, PermissionDenied, ValidationFailed
 from prettyscore.core.model_types import utcnow
 from prettyscore.leaderboard import service
 from prettyscore.photos.models import Photo
+from prettyscore.photos.service import MAX_DISPLAY_NAME
 
 START = utcnow() - timedelta(days=1)
 
@@ -133,28 +134,55 @@ def test_verified_badge_from_the_entry_or_the_members_profile(db):
     assert [entry.verified for entry in entries] == [False, True, True]
 
 
-def test_submitting_lists_the_members_photo_queued_with_a_default_name(db):
+def test_submitting_lists_the_members_photo_queued_under_the_name_and_bio_given(db):
     uid = member(db, "entrant")
     row = photo(db, uid, 8.0, listed=False)
-    service.submit_to_ranking(db, uid, str(row.id))
+    service.submit_to_ranking(db, uid, str(row.id), "  Ana  ", "  Loves <b>rockets</b> ")
     db.refresh(row)
     assert row.public_listing is True and row.is_verified is False
-    assert row.display_name == messages.LEADERBOARD_DEFAULT_NAME
+    assert (row.display_name, row.bio) == ("Ana", "Loves <b>rockets</b>")
     assert service.rank_of(db, row.id) == 1
+    entry = service.leaderboard_page(db, offset=0, limit=1).entries[0]
+    assert (entry.display_name, entry.bio) == ("Ana", "Loves <b>rockets</b>")
 
 
-def test_submitting_keeps_a_name_the_member_chose(db):
-    uid = member(db, "named")
-    row = photo(db, uid, 8.0, listed=False, display_name="Zoe")
-    service.submit_to_ranking(db, uid, row.id)
-    assert service.leaderboard_page(db, offset=0, limit=1).entries[0].display_name == "Zoe"
+def test_submitting_without_a_display_name_is_refused_with_the_documents_message(db):
+    uid = member(db, "nameless")
+    row = photo(db, uid, 8.0, listed=False, display_name="From the results page")
+    for nothing in (None, "", "   "):
+        with pytest.raises(ValidationFailed) as refused:
+            service.submit_to_ranking(db, uid, row.id, nothing, "a bio")
+        assert refused.value.message == messages.PLEASE_ENTER_DISPLAY_NAME
+    db.refresh(row)
+    assert row.public_listing is False
+    assert service.leaderboard_page(db, offset=0, limit=1).total == 0
+
+
+def test_the_bio_is_optional_and_long_words_are_cut_to_the_forms_limits(db):
+    uid = member(db, "long")
+    row = photo(db, uid, 8.0, listed=False)
+    service.submit_to_ranking(db, uid, row.id, "N" * 80, "   ")
+    db.refresh(row)
+    assert (row.display_name, row.bio) == ("N" * MAX_DISPLAY_NAME, None)
+
+
+def test_a_listed_entry_keeps_its_place_and_a_new_name_goes_back_to_review(db):
+    uid = member(db, "renamed")
+    row = photo(db, uid, 8.0, display_name="Zoe", is_verified=True)
+    service.submit_to_ranking(db, uid, row.id, "Zoe", None)
+    db.refresh(row)
+    assert (row.display_name, row.is_verified) == ("Zoe", True)  # nothing new to review
+    service.submit_to_ranking(db, uid, row.id, "Zoe B.", "New bio")
+    db.refresh(row)
+    assert (row.display_name, row.bio, row.is_verified) == ("Zoe B.", "New bio", False)
+    assert service.rank_of(db, row.id) == 1
 
 
 def test_nothing_selected_is_refused_with_the_documents_message(db):
     uid = member(db, "empty")
     for nothing in (None, "", "  "):
         with pytest.raises(ValidationFailed) as refused:
-            service.submit_to_ranking(db, uid, nothing)
+            service.submit_to_ranking(db, uid, nothing, "Ana")
         assert refused.value.message == messages.SELECT_PHOTO_TO_SUBMIT
 
 
@@ -162,7 +190,7 @@ def test_someone_elses_photo_cannot_be_submitted(db):
     owner, other = member(db, "owner"), member(db, "other")
     row = photo(db, owner, 8.0, listed=False)
     with pytest.raises(NotFound):
-        service.submit_to_ranking(db, other, row.id)
+        service.submit_to_ranking(db, other, row.id, "Thief")
     db.refresh(row)
     assert row.public_listing is False
 
@@ -173,7 +201,7 @@ def test_only_the_members_ten_best_photos_are_offered_and_accepted(db):
     offered = service.top_photos_for_submission(db, uid)
     assert [row.id for row in offered] == [row.id for row in reversed(rows)][:10]
     with pytest.raises(ValidationFailed):
-        service.submit_to_ranking(db, uid, rows[0].id)
+        service.submit_to_ranking(db, uid, rows[0].id, "Eleventh best")
     assert service.leaderboard_page(db, offset=0, limit=5).total == 0
 
 

@@ -110,7 +110,7 @@ def _member_with_a_listed_photo(browser, server: AppServer, photo: Path) -> list
         with flows.with_app_database(server) as db:
             user_id = flows.member_id(db, address)
             photo_id = db.exec(select(Photo.id).where(Photo.user_id == user_id)).one()
-            leaderboard.submit_to_ranking(db, user_id, photo_id)
+            leaderboard.submit_to_ranking(db, user_id, photo_id, "Lighthouse")
         cookies = context.cookies()
     finally:
         context.close()

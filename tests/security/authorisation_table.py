@@ -239,7 +239,11 @@ HANDLERS: dict[str, Rule] = {
     "LeaderboardState.contact": Rule(MEMBERS, args=_listed),
     "ContestState.open_page": Rule(MEMBERS),
     "ContestState.select": Rule(EVERYONE, args=_photo),
-    "ContestState.submit": Rule(OWNER, vars=lambda w: {"selected": w.photo_id}),
+    "ContestState.submit": Rule(
+        OWNER,
+        args=lambda w: ({"display_name": "Entrant", "bio": ""},),
+        vars=lambda w: {"selected": w.photo_id},
+    ),
     # -- opportunities, partners, personality, verification ---------------------------
     "OpportunityState.open_page": Rule(EVERYONE),
     "OpportunityState.submit": Rule(
