@@ -174,8 +174,16 @@ def photo_explanation(db: Session, user_id: uuid.UUID, photo_id) -> list[dict]:
     return list(get_photo(db, user_id, photo_id).explanation or [])
 
 
-def delete_photo(db: Session, store: MediaStore, user_id: uuid.UUID, photo_id) -> None:
-    """Delete the row (and with it any leaderboard entry and undo steps) and its files."""
+def delete_photo(
+    db: Session, store: MediaStore, user_id: uuid.UUID, photo_id, *, gone_ok: bool = False
+) -> None:
+    """Delete the row (and with it any leaderboard entry and undo steps) and its files.
+
+    ``gone_ok``: a photo that no longer exists (deleted meanwhile, in another tab) counts
+    as deleted; someone else's photo is still "not found", and stays.
+    """
+    if gone_ok and _no_such_photo(db, photo_id):
+        return
     photo = get_photo(db, user_id, photo_id)
     earlier_edits = db.exec(
         select(PhotoEditStep.previous_image_url).where(PhotoEditStep.photo_id == photo.id)
@@ -190,6 +198,14 @@ def delete_photo(db: Session, store: MediaStore, user_id: uuid.UUID, photo_id) -
     db.flush()
     for key in filter(None, map(key_from_url, urls)):
         store.delete(key)
+
+
+def _no_such_photo(db: Session, photo_id) -> bool:
+    try:
+        key = uuid.UUID(str(photo_id))
+    except ValueError:
+        return False  # not a photo id at all: get_photo says so
+    return db.get(Photo, key) is None
 
 
 def delete_account(db: Session, store: MediaStore, user_id: uuid.UUID) -> None:

@@ -194,8 +194,10 @@ class PhotosState(AuthState):
         user = await self._current_user()
         if user is None or not self.selected.id:
             return None
-        try:
-            await run_in_session(service.delete_photo, get_media_store(), user.id, self.selected.id)
+        try:  # deleted meanwhile (in another tab): deleted is deleted
+            await run_in_session(
+                service.delete_photo, get_media_store(), user.id, self.selected.id, gone_ok=True
+            )
         except DomainError as error:
             return rx.toast.error(error.message)
         self.details_open, self.selected = False, PhotoCard()

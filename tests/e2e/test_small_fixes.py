@@ -1,5 +1,7 @@
 """Small fixes in a real browser: the share panel's Copy Link, the free videos left on
-the video page, the detailed analysis offered from the dashboard, disabled buttons."""
+the video page, the detailed analysis offered from the dashboard, disabled buttons, the
+4K download on /results, the photo's frame on desktop /results, the display name asked
+when entering the contest, deleting a photo already deleted in another tab."""
 
 from __future__ import annotations
 
@@ -7,18 +9,25 @@ import re
 from datetime import timedelta
 
 import pytest
+from PIL import Image
 from playwright.sync_api import expect
+from sqlmodel import select
 
 from prettyscore.billing.models import Subscription
-from prettyscore.core import messages
+from prettyscore.core import constants, messages
 from prettyscore.core.model_types import utcnow
+from prettyscore.editing.presets import UPSCALE_LONG_SIDE
 from prettyscore.personality import service as personality
+from prettyscore.photos.models import Photo
 from tests.e2e.flows import (
     astronaut_jpeg,
     member_id,
     new_member,
     open_page,
+    save_scored_photo,
     score_photo,
+    shown_score,
+    wait_for_path,
     with_app_database,
 )
 from tests.personality.test_analysis import SHAPES, answers
@@ -109,3 +118,102 @@ def test_the_detailed_analysis_of_the_latest_result_is_offered_on_the_dashboard(
     open_page(page, f"{base}/dashboard?tab=personality")  # paid for: no longer on offer
     expect(page.get_by_test_id("personality-result")).to_have_count(2)
     expect(page.get_by_test_id("detailed-offer")).to_have_count(0)
+
+
+# -- Download HD Version (4K) on /results -------------------------------------------------
+def score_text_shown(page) -> str:
+    """The score as the download names write it: '10', else one decimal."""
+    score = shown_score(page)
+    return "10" if score >= 10 else f"{score:.1f}"
+
+
+def test_download_hd_on_results_downloads_the_4k_photo_and_uses_one_edit(
+    page, app_server, tmp_path
+):
+    score_photo(page, app_server.base_url, astronaut_jpeg(tmp_path))
+    expect(page.get_by_test_id("free-edits-left")).to_contain_text(str(constants.FREE_EDITS))
+    with page.expect_download(timeout=90_000) as download:
+        page.get_by_role("button", name=messages.DOWNLOAD_HD).click()
+    # Document 000 §9: photo downloads are pretty-score-{score}.png with -edited.
+    assert download.value.suggested_filename == f"pretty-score-{score_text_shown(page)}-edited.png"
+    with Image.open(download.value.path()) as saved:
+        assert saved.format == "PNG"
+        assert max(saved.size) == UPSCALE_LONG_SIDE
+    left = constants.FREE_EDITS - 1
+    expect(page.get_by_text(messages.PHOTO_UPSCALED_REMAINING.format(n=left))).to_be_visible()
+    expect(page.get_by_test_id("free-edits-left")).to_contain_text(str(left))
+
+
+# -- no empty block under the photo on desktop /results -----------------------------------
+def test_the_results_photo_frame_ends_with_the_photo_on_desktop(page, app_server, tmp_path):
+    """At 1280 px the score and the photo sit side by side; the photo's frame is as tall
+    as the photo, with no empty grey block below it."""
+    assert page.viewport_size["width"] == 1280
+    score_photo(page, app_server.base_url, astronaut_jpeg(tmp_path))
+    frame = page.get_by_test_id("photo-frame")
+    photo = frame.get_by_role("img")
+    expect(photo).to_be_visible()
+    page.wait_for_function(
+        "(img) => img.complete && img.naturalHeight > 0", arg=photo.element_handle()
+    )
+    frame_box, photo_box = frame.bounding_box(), photo.bounding_box()
+    assert frame_box["x"] > 400  # beside the score, not below it
+    assert abs(frame_box["height"] - photo_box["height"]) <= 2, (frame_box, photo_box)
+
+
+# -- /global-ranking asks for the display name and bio ------------------------------------
+def test_entering_the_contest_asks_for_a_display_name_and_shows_it(page, app_server, tmp_path):
+    base = app_server.base_url
+    address = new_member(page, base, "contest-name")
+    save_scored_photo(page, base, astronaut_jpeg(tmp_path))
+    open_page(page, f"{base}/global-ranking")
+    page.get_by_test_id("contest-choice").first.click()
+    form = page.get_by_test_id("contest-entry-form")
+    page.get_by_role("button", name=messages.CONTEST_SUBMIT).click()
+    expect(page.get_by_text(messages.PLEASE_ENTER_DISPLAY_NAME, exact=True)).to_be_visible()
+    wait_for_path(page, "/global-ranking")
+
+    name = f"Astro {address[:20]}"
+    form.get_by_placeholder("Display name").fill(f"  {name}  ")
+    form.get_by_placeholder("Short bio (optional)").fill("Reaching for the stars")
+    page.get_by_role("button", name=messages.CONTEST_SUBMIT).click()
+    wait_for_path(page, "/leaderboard")
+    with with_app_database(app_server) as db:
+        photo = db.exec(select(Photo).where(Photo.user_id == member_id(db, address))).one()
+    mine = page.locator(f'[data-testid="leaderboard-entry"][data-photo-id="{photo.id}"]')
+    expect(mine.get_by_text(name, exact=True)).to_be_visible()
+    expect(mine.get_by_text("Reaching for the stars")).to_be_visible()
+    expect(mine.get_by_text(messages.LEADERBOARD_DEFAULT_NAME)).to_have_count(0)
+    assert (photo.display_name, photo.bio, photo.is_verified) == (
+        name,
+        "Reaching for the stars",
+        False,
+    )
+
+
+# -- My Photos: a photo deleted in another tab --------------------------------------------
+def test_deleting_a_photo_already_deleted_in_another_tab_just_finishes(
+    page, app_server, new_context, tmp_path
+):
+    base = app_server.base_url
+    new_member(page, base, "two-tabs")
+    save_scored_photo(page, base, astronaut_jpeg(tmp_path))
+    open_page(page, f"{base}/dashboard")
+    page.get_by_test_id("photo-card").click()
+    dialog = page.get_by_role("dialog")
+    expect(dialog.get_by_role("button", name="Delete")).to_be_visible()
+
+    other_tab = page.context.new_page()  # the same member, another tab
+    open_page(other_tab, f"{base}/dashboard")
+    other_tab.get_by_test_id("photo-card").click()
+    other_tab.get_by_role("dialog").get_by_role("button", name="Delete").click()
+    other_tab.get_by_role("alertdialog").get_by_role("button", name="Delete photo").click()
+    expect(other_tab.get_by_test_id("photo-count")).to_have_text("My Photos (0)")
+    other_tab.close()
+
+    dialog.get_by_role("button", name="Delete").click()
+    page.get_by_role("alertdialog").get_by_role("button", name="Delete photo").click()
+    expect(page.get_by_text(messages.PHOTO_DELETED, exact=True)).to_be_visible()
+    expect(page.get_by_test_id("photo-count")).to_have_text("My Photos (0)")
+    expect(page.get_by_role("dialog")).to_have_count(0)
+    expect(page.get_by_text("Photo not found")).to_have_count(0)

@@ -133,6 +133,22 @@ def test_deleting_a_photo_removes_its_row_and_files_and_only_the_owner_can(db, s
     assert not store.exists(key)
 
 
+def test_deleting_a_photo_already_deleted_is_done_but_a_strangers_stays(db, store):
+    owner, stranger = member(db, "first-tab"), member(db, "stranger")
+    photo = service.save_result(db, store, owner, visitor_result(store))
+    photo_id, key = photo.id, key_from_url(photo.original_image_url)
+    with pytest.raises(NotFound):
+        service.delete_photo(db, store, stranger, photo_id, gone_ok=True)
+    assert store.exists(key)
+    service.delete_photo(db, store, owner, photo_id)  # the other tab
+    service.delete_photo(db, store, owner, photo_id, gone_ok=True)  # this tab: done
+    with pytest.raises(NotFound):
+        service.delete_photo(db, store, owner, photo_id)  # without gone_ok: "not found"
+    with pytest.raises(NotFound):
+        service.delete_photo(db, store, owner, "not-a-photo-id", gone_ok=True)
+    assert db.exec(select(Photo)).all() == [] and not store.exists(key)
+
+
 def test_deleting_an_account_removes_the_member_their_photos_and_files(db, store):
     leaving, staying = member(db, "leaving"), member(db, "staying")
     my_key = key_from_url(

@@ -54,3 +54,19 @@ def test_nothing_selected_is_no_photo_to_download(store):
     assert call(tab, "download_photo", "original").toasts == [
         ("error", messages.NO_PHOTO_TO_DOWNLOAD)
     ]
+
+
+def test_deleting_a_photo_already_deleted_in_another_tab_just_finishes(store):
+    with session_scope() as db:
+        someone = member_session(db)
+        photo_id = str(service.save_result(db, store, someone.user_id, visitor_result(store)).id)
+    tab = as_user(PhotosState, someone)
+    call(tab, "load_more")
+    call(tab, "open_details", photo_id)
+
+    with session_scope() as db:  # the other tab deletes it
+        service.delete_photo(db, store, someone.user_id, photo_id)
+
+    assert call(tab, "delete_selected").toasts == [("success", messages.PHOTO_DELETED)]
+    assert not tab.details_open and tab.selected.id == ""
+    assert (tab.photos, tab.total) == ([], 0)
