@@ -23,6 +23,8 @@ WIN_50K = "Win $50K"
 TRY_IT_NOW_FREE = "Try It Now (Free)"
 CHOOSE_PHOTO = "Choose Photo"
 PROCESSING = "Processing..."
+# An upload the network (or the server) dropped before the photo arrived.
+UPLOAD_FAILED = "Upload failed. Please check your connection and try again."
 FROM_GALLERY = "From Gallery"
 TAKE_PHOTO = "Take Photo"
 CHANGE_PHOTO = "Change Photo"

@@ -35,12 +35,15 @@ from prettyscore.ui.score import (
     tier_badge,
 )
 from prettyscore.ui.share import native_share_action, share_panel, share_text_var
+from prettyscore.ui.upload_watch import WATCH_UPLOADS, upload_outcome
 
 _UPLOAD_ON_DROP = [
+    WATCH_UPLOADS,
     ScoreState.upload_started(ACCEPTED_DROP_COUNT),
     ScoreState.upload_on_page(
         rx.upload_files(upload_id=UPLOAD_PAGE_ID, on_upload_progress=ScoreState.upload_progress)
     ),
+    upload_outcome(ScoreState.upload_ended),
 ]
 #: A photo is on its way to the server or being checked there.
 _PHOTO_ARRIVING = ScoreState.uploading | ScoreState.staging

@@ -177,6 +177,16 @@ class ScoreState(AuthState):
         self.uploading, self.upload_percent = False, 0
 
     @rx.event
+    def upload_ended(self, ok: bool):
+        """The browser's word that the chosen photo's upload is over (``ok`` False: the
+        network, or the server, dropped it before the photo arrived). Had it arrived, its
+        handler would have ended 'Processing...' already."""
+        if ok is True or not self.uploading or self.staging:
+            return None
+        self._upload_done()
+        return rx.toast.error(messages.UPLOAD_FAILED)
+
+    @rx.event
     async def upload_from_home(self, files: list[rx.UploadFile]):
         """Home hero: keep the chosen photo for this session and carry it to /upload."""
         self.staging = True

@@ -1,6 +1,7 @@
 """What a photo upload tells the person choosing it, in a real browser: progress while the
-photo travels, exactly one notice for a bad file (the documents' text for its case), and
-the same list of formats wherever a photo is chosen."""
+photo travels (face, hands and pet pages), a notice and no lasting 'Processing...' when
+the network drops the upload, exactly one notice for a bad file (the documents' text for
+its case), and the same list of formats wherever a photo is chosen."""
 
 from __future__ import annotations
 
@@ -8,6 +9,7 @@ import io
 import re
 import uuid
 from datetime import timedelta
+from urllib.parse import urlparse
 
 import numpy as np
 import pytest
@@ -65,9 +67,15 @@ def files(tmp_path_factory):
     Image.fromarray(noisy.astype(np.uint8)).save(hand, format="JPEG", quality=95)
     empty = folder / "empty.jpg"
     empty.write_bytes(b"")
+    cat = folder / "cat.jpg"
+    kitten = Image.fromarray(data.chelsea()).resize((1350, 1050), Image.Resampling.BICUBIC)
+    grain = np.random.default_rng(9).integers(-12, 12, (1050, 1350, 3))
+    fur = np.clip(np.asarray(kitten, dtype=np.int16) + grain, 0, 255).astype(np.uint8)
+    Image.fromarray(fur).save(cat, format="JPEG", quality=95)
     return {
         "portrait": portrait,
         "hand": hand,
+        "cat": cat,
         "too_large": too_large,
         "text": text,
         "renamed": renamed,
@@ -161,6 +169,44 @@ def test_hands_get_my_score_waits_for_a_photo_still_uploading(page, app_server, 
     unthrottle(cdp)
     wait_for_path(page, "/hands-results")
     expect(page.get_by_test_id("body-results")).to_be_visible()
+
+
+def test_pet_get_my_score_waits_for_a_photo_still_uploading(page, app_server, files):
+    base = app_server.base_url
+    new_member(page, base, "pet-progress")
+    open_page(page, f"{base}/pet-upload")
+    cdp = slow_uploads(page, files["cat"].stat().st_size)
+    file_input(page, "upload-zone").set_input_files(str(files["cat"]))
+    expect(page.get_by_text(messages.PROCESSING).first).to_be_visible(timeout=2_000)
+    expect(page.get_by_role("progressbar")).to_be_visible()
+    page.get_by_role("button", name=messages.GET_MY_PETS_SCORE).click(timeout=30_000)
+    page.wait_for_timeout(500)
+    expect(page.get_by_text(messages.PLEASE_UPLOAD_PHOTO_FIRST_NO_BANG)).to_have_count(0)
+    unthrottle(cdp)
+    wait_for_path(page, "/pet-results")
+    expect(page.get_by_test_id("body-results")).to_be_visible()
+
+
+# -- an upload the network drops ----------------------------------------------------------
+@pytest.mark.parametrize(
+    ("path", "test_id"), [("/", "home-upload-zone"), ("/upload", "upload-zone")]
+)
+def test_an_upload_the_network_drops_clears_processing_and_says_so(
+    page, app_server, files, path, test_id
+):
+    open_page(page, f"{app_server.base_url}{path}")
+    page.route("**/_upload**", lambda route: route.abort("internetdisconnected"))
+    file_input(page, test_id).set_input_files(str(files["portrait"]))
+    exactly_one_notice(page, messages.UPLOAD_FAILED)
+    expect(page.get_by_text(messages.PROCESSING)).to_have_count(0)
+    expect(page.get_by_role("img", name="Your chosen photo")).to_have_count(0)
+    assert urlparse(page.url).path.rstrip("/") == path.rstrip("/")  # still here
+    # With the connection back, a photo chosen again goes through.
+    page.unroute("**/_upload**")
+    file_input(page, test_id).set_input_files(str(files["hand"]))
+    if path == "/":
+        wait_for_path(page, "/upload")
+    expect(page.get_by_role("img", name="Your chosen photo")).to_be_visible()
 
 
 # -- one bad file, one notice -----------------------------------------------------------

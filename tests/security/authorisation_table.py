@@ -290,6 +290,7 @@ HANDLERS: dict[str, Rule] = {
     "ScoreState.camera_coming_soon": Rule(EVERYONE),
     "ScoreState.upload_started": Rule(EVERYONE, args=lambda w: (1,)),
     "ScoreState.upload_progress": Rule(EVERYONE, args=lambda w: ({"progress": 0.5},)),
+    "ScoreState.upload_ended": Rule(EVERYONE, args=lambda w: (False,)),
     "ScoreState.analyse": Rule(EVERYONE, skip=BACKGROUND),
     "ScoreState.open_results": Rule(EVERYONE),
     "ScoreState.end_celebration": Rule(EVERYONE, skip=BACKGROUND),
