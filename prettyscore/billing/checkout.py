@@ -9,12 +9,21 @@ settings, never from the browser. The payment is delivered only by a payment eve
 Without Stripe keys, ``/checkout/test?session=<id>`` shows what is bought and lets the
 member Pay or Cancel. Pay builds the event Stripe would send for a completed checkout,
 with a fresh id, and processes it exactly like a webhook event.
+
+A partner's promo code typed beside the checkout button is decided here, before any
+checkout starts, by the check the partner programme registers (``accept_promo_codes``):
+an unknown code (or the member's own) is refused with its message and nothing is kept.
+An accepted code is stored on the checkout and sent in its metadata, so the verified
+payment event credits that partner. Stripe's own promotion codes are discounts on
+Stripe coupons; a partner code gives no discount, so Checkout's promotion-code field
+does not fit and the code travels in the metadata instead.
 """
 
 from __future__ import annotations
 
 import secrets
 import uuid
+from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any, Protocol
 from urllib.parse import quote
@@ -49,6 +58,30 @@ RETURN_PATHS: dict[str, tuple[str, str]] = {
 }
 
 
+#: The longest promo code a checkout keeps (``CheckoutSession.promo_code``).
+PROMO_CODE_MAX_LENGTH = 32
+#: ``check(db, payer id, typed code)``: the code as stored, or a DomainError to show.
+PromoCheck = Callable[[Session, uuid.UUID, str], str]
+_promo_checks: list[PromoCheck] = []
+
+
+def accept_promo_codes(check: PromoCheck) -> PromoCheck:
+    """Make ``check`` decide the promo codes members type at checkout (one check; the
+    partner programme registers it at import)."""
+    _promo_checks[:] = [check]
+    return check
+
+
+def checked_promo_code(db: Session, payer_id: uuid.UUID, typed: str | None) -> str:
+    """The promo code as stored ("" when none was typed), or the check's DomainError;
+    with no check registered every code is unknown."""
+    if not isinstance(typed, str) or not typed.strip():
+        return ""
+    if not _promo_checks:
+        raise DomainError(messages.PROMO_CODE_UNKNOWN, code="promo_code_unknown")
+    return _promo_checks[0](db, payer_id, typed)
+
+
 class Payer(Protocol):
     """Who pays: the signed-in user (``CurrentUser``) or a ``User`` row."""
 
@@ -69,6 +102,7 @@ class CheckoutPreview:
     description: str
     amount: str  # formatted, e.g. "$9.99"
     recurring: bool
+    promo_code: str = ""
 
 
 def format_amount(cents: int, currency: str = "usd") -> str:
@@ -104,8 +138,12 @@ def start_checkout(
     description: str,
     success_path: str | None = None,
     cancel_path: str | None = None,
+    promo_code: str | None = None,
 ) -> str:
     """Open a checkout for ``user`` buying ``kind``; returns the URL to send them to.
+
+    ``promo_code`` is what the member typed in the Promo code field: checked first
+    (``checked_promo_code``), so a refused code starts nothing.
 
     A thing bought (``reference_id``; Premium is named by its kind) has one open
     checkout at a time: the built-in test checkout gives the open one again; with Stripe
@@ -115,11 +153,16 @@ def start_checkout(
     """
     settings = get_settings()
     amount = price_of(kind, amount_cents, settings)
+    promo = checked_promo_code(db, user.id, promo_code)
     if kind == KIND_SUBSCRIPTION and is_subscriber(db, user.id):
         raise DomainError(messages.ALREADY_PREMIUM)
     thing = reference_id or kind
     earlier = open_checkout(db, user.id, kind, thing)
     if earlier is not None and earlier.test_mode and not settings.stripe_enabled:
+        if earlier.promo_code != promo:  # the code typed this time is the one that counts
+            earlier.promo_code, earlier.updated_at = promo, utcnow()
+            db.add(earlier)
+            db.flush()
         return test_checkout_url(earlier)
     if earlier is not None:
         _retire(earlier)
@@ -135,6 +178,7 @@ def start_checkout(
         reference_id=thing,
         provider_session_id=f"cs{LOCAL_TEST_MARK}{secrets.token_hex(12)}",
         test_mode=not settings.stripe_enabled,
+        promo_code=promo,
         success_path=success_path or default_success,
         cancel_path=cancel_path or default_cancel,
     )
@@ -224,6 +268,7 @@ def _metadata(payment: CheckoutSession) -> dict[str, str]:
         "kind": payment.kind,
         "checkout_id": str(payment.id),
         "reference_id": payment.reference_id,
+        "promo_code": payment.promo_code,
     }
     return {key: value for key, value in values.items() if value}
 
@@ -297,6 +342,7 @@ def describe_test_checkout(db: Session, user_id: uuid.UUID, session_id: str) -> 
         description=payment.description,
         amount=format_amount(payment.amount_cents, payment.currency),
         recurring=payment.kind == KIND_SUBSCRIPTION,
+        promo_code=payment.promo_code,
     )
 
 

@@ -61,6 +61,9 @@ class CheckoutSession(SQLModel, table=True):
     invoice_id: str | None = Field(default=None, max_length=255, index=True)
     status: str = Field(default="open", max_length=16)
     duplicate: bool = Field(default=False, sa_column_kwargs={"server_default": false()})
+    # A partner's promo code the member gave at checkout (as stored, upper case; "" for
+    # none), accepted when the checkout started; the payment credits that partner.
+    promo_code: str = Field(default="", max_length=32, sa_column_kwargs={"server_default": ""})
     test_mode: bool = Field(default=False)
     success_path: str = Field(max_length=255)
     cancel_path: str = Field(max_length=255)

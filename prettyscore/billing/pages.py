@@ -6,6 +6,7 @@ from __future__ import annotations
 import reflex as rx
 
 from prettyscore.billing.checkout import TEST_CHECKOUT_PATH
+from prettyscore.billing.promo_field import promo_code_field
 from prettyscore.billing.state import LocalCheckoutState, PremiumState
 from prettyscore.core import messages
 from prettyscore.ui import styles
@@ -48,16 +49,21 @@ def _price() -> rx.Component:
 
 
 def _subscribe_button() -> rx.Component:
-    return icon_button(
-        "crown",
-        messages.PREMIUM_SUBSCRIBE,
-        on_click=PremiumState.subscribe,
-        loading=PremiumState.starting,
-        disabled=~_READY,
-        size="4",
-        radius="full",
+    return rx.vstack(
+        promo_code_field(PremiumState.promo_code, PremiumState.set_promo_code),
+        icon_button(
+            "crown",
+            messages.PREMIUM_SUBSCRIBE,
+            on_click=PremiumState.subscribe,
+            loading=PremiumState.starting,
+            disabled=~_READY,
+            size="4",
+            radius="full",
+            width="100%",
+            style=styles.GRADIENT_BUTTON,
+        ),
+        spacing="4",
         width="100%",
-        style=styles.GRADIENT_BUTTON,
     )
 
 
@@ -218,6 +224,18 @@ def _test_checkout_form() -> rx.Component:
             align="end",
             spacing="2",
             width="100%",
+        ),
+        rx.cond(
+            state.promo_code != "",
+            rx.badge(
+                rx.icon("tag", size=14),
+                state.promo_label,
+                color_scheme="green",
+                variant="soft",
+                size="2",
+                radius="full",
+                data_testid="checkout-promo-code",
+            ),
         ),
         rx.hstack(
             rx.button(

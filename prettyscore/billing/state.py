@@ -16,6 +16,7 @@ import reflex as rx
 from prettyscore.accounts.state import AuthState
 from prettyscore.billing import checkout, service
 from prettyscore.billing.fulfilment import KIND_SUBSCRIPTION
+from prettyscore.billing.promo_field import as_typed
 from prettyscore.core import messages
 from prettyscore.core.db import run_in_session
 from prettyscore.core.errors import DomainError
@@ -67,6 +68,7 @@ class PremiumState(MembershipState):
     starting: bool = False
     cancelling: bool = False
     cancel_dialog_open: bool = False
+    promo_code: str = ""
 
     async def _load_plan(self) -> None:
         user = await self._current_user()
@@ -151,6 +153,7 @@ class PremiumState(MembershipState):
                 user,
                 KIND_SUBSCRIPTION,
                 description=messages.PREMIUM_PLAN_NAME,
+                promo_code=self.promo_code,
             )
         except DomainError as error:
             url, text = "", error.message
@@ -161,6 +164,11 @@ class PremiumState(MembershipState):
             text = messages.NO_CHECKOUT_URL
         self.starting = False
         yield rx.redirect(url) if url else rx.toast.error(text)
+
+    @rx.event
+    def set_promo_code(self, value: str):
+        """The Promo code field, as typed (the checkout's service decides it)."""
+        self.promo_code = as_typed(value)
 
     @rx.event
     def set_cancel_dialog_open(self, is_open: bool):
@@ -198,6 +206,7 @@ class LocalCheckoutState(AuthState):
     description: str = ""
     amount: str = ""
     recurring: bool = False
+    promo_code: str = ""
     found: bool = False
     loaded: bool = False
     busy: bool = False
@@ -206,11 +215,16 @@ class LocalCheckoutState(AuthState):
     def pay_label(self) -> str:
         return messages.TEST_CHECKOUT_PAY.format(amount=self.amount)
 
+    @rx.var
+    def promo_label(self) -> str:
+        return messages.PROMO_CODE_APPLIED.format(code=self.promo_code)
+
     @rx.event
     async def open_page(self):
         """on_load: members only; shows one of their own open test checkouts."""
         self.session_id = self.router.url.query_parameters.get("session", "")
         self.found, self.loaded, self.busy = False, False, False
+        self.promo_code = ""
         user = await self._current_user()
         if user is None:
             return self._sign_in_redirect(f"/checkout/test?session={self.session_id}")
@@ -221,10 +235,11 @@ class LocalCheckoutState(AuthState):
         except DomainError:
             self.loaded = True
             return None
-        self.description, self.amount, self.recurring = (
+        self.description, self.amount, self.recurring, self.promo_code = (
             preview.description,
             preview.amount,
             preview.recurring,
+            preview.promo_code,
         )
         self.found = self.loaded = True
         return None

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import reflex as rx
 
+from prettyscore.billing.promo_field import promo_code_field
 from prettyscore.contact.service import INBOX_PATH
 from prettyscore.contact.state import ContactState
 from prettyscore.core import messages
@@ -126,6 +127,7 @@ def _dialog() -> rx.Component:
             rx.vstack(
                 _price_line(),
                 _message_box(),
+                promo_code_field(ContactState.promo_code, ContactState.set_promo_code),
                 _actions(),
                 spacing="4",
                 width="100%",

@@ -251,8 +251,11 @@ def create_request(
     return request
 
 
-def start_payment(db: Session, requester: User, request: ContactRequest) -> str:
-    """Open the checkout for the request's fee; returns the URL to send the member to."""
+def start_payment(
+    db: Session, requester: User, request: ContactRequest, promo_code: str | None = None
+) -> str:
+    """Open the checkout for the request's fee; returns the URL to send the member to.
+    ``promo_code``: a partner's promo code typed at checkout (refused codes start nothing)."""
     if (
         request.requester_id != requester.id
         or request.paid
@@ -268,13 +271,17 @@ def start_payment(db: Session, requester: User, request: ContactRequest) -> str:
         description=messages.CONTACT_CHECKOUT_DESCRIPTION.format(rank=request.rank_at_request),
         success_path=SUCCESS_PATH,
         cancel_path=CANCEL_PATH,
+        promo_code=promo_code,
     )
 
 
-def request_contact(db: Session, requester: User, photo_id: str, message: str) -> str:
+def request_contact(
+    db: Session, requester: User, photo_id: str, message: str, promo_code: str | None = None
+) -> str:
     """Create the request and open its checkout in one go (nothing is kept if either fails)."""
+    checkout.checked_promo_code(db, requester.id, promo_code)  # a refused code: nothing made
     request = create_request(db, requester, photo_id, message)
-    return start_payment(db, requester, request)
+    return start_payment(db, requester, request, promo_code)
 
 
 # ---------------------------------------------------------------------------

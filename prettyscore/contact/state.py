@@ -14,6 +14,7 @@ import reflex as rx
 
 from prettyscore.accounts.state import AuthState
 from prettyscore.billing.checkout import CheckoutFailed
+from prettyscore.billing.promo_field import as_typed
 from prettyscore.contact import service
 from prettyscore.core import messages
 from prettyscore.core.db import run_in_session
@@ -37,6 +38,7 @@ class ContactState(AuthState):
     contact_rank: int = 0
     contact_fee: str = ""
     contact_message: str = ""
+    promo_code: str = ""
     sending: bool = False
     sent_notice: str = ""
 
@@ -125,6 +127,11 @@ class ContactState(AuthState):
         self.contact_message = text
 
     @rx.event
+    def set_promo_code(self, value: str):
+        """The Promo code field, as typed (the checkout's service decides it)."""
+        self.promo_code = as_typed(value)
+
+    @rx.event
     async def send_contact(self):
         """Create the request (the server checks the message and prices it) and go to
         the checkout to pay its fee."""
@@ -138,7 +145,11 @@ class ContactState(AuthState):
         url, text = "", messages.NO_CHECKOUT_URL
         try:
             url = await run_in_session(
-                service.request_contact, user, self.contact_photo_id, self.contact_message
+                service.request_contact,
+                user,
+                self.contact_photo_id,
+                self.contact_message,
+                self.promo_code,
             )
         except CheckoutFailed as error:
             no_url = error.message == messages.NO_CHECKOUT_URL

@@ -806,6 +806,12 @@ PARTNERS_SUB_AFFILIATE_BODY = (
     "Invite other partners and earn on sub-affiliate referrals over 2 tiers: "
     "your own referrals, and the referrals of the partners you bring in."
 )
+# {percent}: the PARTNER_SECOND_TIER_PERCENT setting.
+PARTNERS_SECOND_TIER_RATE = "{percent}% second-tier commission"
+PARTNERS_SECOND_TIER_RATE_BODY = (
+    "When a member you referred becomes a partner, you earn {percent}% of every sale "
+    "they bring in, on top of your own commission."
+)
 PARTNER_APPLY_SUBTITLE = (
     "Tell us how you'd like to appear. Applications are reviewed within 24 hours."
 )
@@ -843,6 +849,15 @@ PARTNER_CONVERSION_STATUS_LABELS = {"unpaid": "Unpaid", "paid": "Paid", "reverse
 PARTNER_COLUMN_RANK = "Rank"
 PARTNER_COLUMN_PARTNER = "Partner"
 PARTNER_BECOME_ONE = "Become a partner"
+PARTNER_SECOND_TIER_EARNED = "Second tier ({percent}%): {amount}"
+PARTNER_SECOND_TIER_BADGE = "2nd tier"
+# The Promo code field beside every checkout button (Premium, contact fee, detailed
+# analysis): a partner's code credits that partner with the payment.
+PROMO_CODE_FIELD = "Promo code"
+PROMO_CODE_PLACEHOLDER = "Partner promo code (optional)"
+PROMO_CODE_UNKNOWN = "This promo code is not valid. Check it, or leave the field empty."
+PROMO_CODE_OWN = "You can't use your own promo code."
+PROMO_CODE_APPLIED = "Promo code {code} applied"
 
 # ---- server functions (/functions/v1) ----
 FUNCTION_NOT_FOUND = "Function not found"

@@ -115,6 +115,9 @@ class Settings:
     # What one member may do on the pages (and any other caller of the services).
     rate_limit_contact_requests_per_member: str = "10 per hour"
     rate_limit_chat_messages_per_member: str = "30 per minute"
+    # The partner programme's second tier: a partner earns this whole percent of the
+    # sales of the partners they referred (0 turns the second tier off).
+    partner_second_tier_percent: int = 5
 
     @property
     def is_sqlite(self) -> bool:
@@ -174,6 +177,7 @@ def load_settings() -> Settings:
         video_timeout_seconds=_env_float("VIDEO_TIMEOUT_SECONDS", 150.0),
         video_poll_seconds=_env_float("VIDEO_POLL_SECONDS", 5.0),
         photo_work_threads=max(1, _env_int("PHOTO_WORK_THREADS", (os.cpu_count() or 2) // 2)),
+        partner_second_tier_percent=min(100, max(0, _env_int("PARTNER_SECOND_TIER_PERCENT", 5))),
         **_auth_settings(),
     )
 

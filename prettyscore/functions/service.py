@@ -138,24 +138,38 @@ def start_checkout(db: Session, user: checkout.Payer, kind: str, metadata: Mappi
 
     The amount is always the server's: Premium and the detailed analysis at the
     settings' prices, a contact request at the fee its rank fixed when it was made.
+    ``metadata.promo_code``, a partner's promo code, is decided as at the pages' checkout.
     """
+    promo_code = _promo_code(metadata)
     if kind == KIND_SUBSCRIPTION:
         url = checkout.start_checkout(
-            db, user, KIND_SUBSCRIPTION, description=messages.PREMIUM_PLAN_NAME
+            db,
+            user,
+            KIND_SUBSCRIPTION,
+            description=messages.PREMIUM_PLAN_NAME,
+            promo_code=promo_code,
         )
     elif kind == KIND_CONTACT_REQUEST:
-        url = _contact_checkout(db, user, metadata)
+        url = _contact_checkout(db, user, metadata, promo_code)
     elif kind == KIND_PERSONALITY_ANALYSIS:
         result_id = metadata.get("result_id")
         if not result_id:
             raise ValidationFailed(messages.CHECKOUT_NAME_PERSONALITY_RESULT)
-        url = personality.start_detailed_purchase(db, user, str(result_id))
+        url = personality.start_detailed_purchase(db, user, str(result_id), promo_code)
     else:
         raise ValueError(f"Unknown checkout type: {kind}")
     return absolute_url(url)
 
 
-def _contact_checkout(db: Session, user: checkout.Payer, metadata: Mapping) -> str:
+def _promo_code(metadata: Mapping) -> str | None:
+    """The promo code the caller typed, as text (anything else counts as none)."""
+    value = metadata.get("promo_code")
+    return value if isinstance(value, str) else None
+
+
+def _contact_checkout(
+    db: Session, user: checkout.Payer, metadata: Mapping, promo_code: str | None = None
+) -> str:
     """Pay one of the member's unpaid contact requests, or make one (a listed photo and a
     message) and pay it, as the leaderboard's contact dialog does."""
     request_id = metadata.get("contact_request_id")
@@ -166,10 +180,11 @@ def _contact_checkout(db: Session, user: checkout.Payer, metadata: Mapping) -> s
             request = None
         if request is None:
             raise NotFound(messages.CONTACT_REQUEST_NOT_FOUND)
-        return contact.start_payment(db, user, request)
+        return contact.start_payment(db, user, request, promo_code)
     photo_id = metadata.get("photo_id")
     if photo_id:
-        return contact.request_contact(db, user, str(photo_id), str(metadata.get("message") or ""))
+        message = str(metadata.get("message") or "")
+        return contact.request_contact(db, user, str(photo_id), message, promo_code)
     raise ValidationFailed(messages.CHECKOUT_NAME_CONTACT_REQUEST)
 
 

@@ -129,6 +129,12 @@ class CheckoutMetadata(_Body):
     )
     rank: int | None = Field(default=None, description="Ignored: the server counts the rank.")
     plan_name: str | None = Field(default=None, description="Ignored: there is one plan.")
+    promo_code: str | None = Field(
+        default=None,
+        max_length=64,
+        description="Any type: an approved partner's promo code, credited with the payment "
+        "(an unknown code, or your own, is refused and no checkout starts).",
+    )
 
 
 class CheckoutRequest(_Body):

@@ -2,3 +2,6 @@
 
 # Importing the package makes referred members' payments earn their partner commission.
 from prettyscore.partners import commissions as commissions  # noqa: E402
+
+# ... and makes partners' promo codes count at checkout.
+from prettyscore.partners import promo as promo  # noqa: E402

@@ -47,7 +47,10 @@ class PartnerAccount(SQLModel, table=True):
 
 
 class PartnerConversion(SQLModel, table=True):
-    """A referred member's payment; ``payment_ref`` keeps one conversion per payment."""
+    """A referred member's payment; ``payment_ref`` keeps one conversion per payment and
+    tier: the first tier's is the payment's key, the second tier's that key prefixed
+    (``commissions.SECOND_TIER_PREFIX``). ``level`` 1 is the partner's own referral, 2
+    a sale of a partner they referred."""
 
     __tablename__ = "partner_conversions"
     __table_args__ = (Index("ix_partner_conversions_partner", "partner_id", "created_at"),)
@@ -57,6 +60,7 @@ class PartnerConversion(SQLModel, table=True):
     payment_ref: str = Field(max_length=255, unique=True)
     amount: int
     commission: int
+    level: int = Field(default=1, sa_column_kwargs={"server_default": "1"})
     status: str = Field(default="unpaid", max_length=12)  # unpaid | paid | reversed
     created_at: datetime = created_at_field()
 

@@ -27,6 +27,7 @@ from prettyscore.partners.state import (
     PartnerApplyState,
     PartnerLeaderboardState,
     PartnerPortalState,
+    PartnerProgrammeState,
 )
 from prettyscore.ui import styles
 from prettyscore.ui.components import (
@@ -106,7 +107,16 @@ def _sub_affiliate() -> rx.Component:
             rx.vstack(
                 rx.heading(messages.PARTNERS_SUB_AFFILIATE_HEADING, size="4"),
                 rx.text(messages.PARTNERS_SUB_AFFILIATE_BODY, color_scheme="gray"),
-                spacing="1",
+                rx.badge(
+                    PartnerProgrammeState.second_tier_rate,
+                    color_scheme="pink",
+                    size="2",
+                    radius="full",
+                    data_testid="second-tier-rate",
+                ),
+                rx.text(PartnerProgrammeState.second_tier_body, size="2", color_scheme="gray"),
+                spacing="2",
+                min_width="0",
             ),
             align="center",
             spacing="4",
@@ -334,7 +344,22 @@ def _sharing() -> rx.Component:
 def _conversion_line(row: rx.Var[ConversionRow]) -> rx.Component:
     return rx.table.row(
         rx.table.cell(row.date),
-        rx.table.cell(row.amount),
+        rx.table.cell(
+            rx.flex(
+                rx.text(row.amount),
+                rx.cond(
+                    row.second_tier,
+                    rx.badge(
+                        messages.PARTNER_SECOND_TIER_BADGE,
+                        color_scheme="pink",
+                        data_testid="second-tier-badge",
+                    ),
+                ),
+                gap="1",
+                wrap="wrap",
+                align="center",
+            )
+        ),
         rx.table.cell(row.commission),
         rx.table.cell(
             rx.match(
@@ -395,7 +420,17 @@ def _portal_body() -> rx.Component:
                 PartnerPortalState.conversion_count,
                 "partner-conversions",
             ),
-            _stat(messages.PARTNER_TOTAL_EARNED, PartnerPortalState.total_earned, "partner-earned"),
+            _stat(
+                messages.PARTNER_TOTAL_EARNED,
+                PartnerPortalState.total_earned,
+                "partner-earned",
+                rx.text(
+                    PartnerPortalState.second_tier_earned,
+                    size="2",
+                    color_scheme="gray",
+                    data_testid="partner-second-tier",
+                ),
+            ),
             _stat(
                 messages.PARTNER_TIER,
                 PartnerPortalState.tier_name,

@@ -39,8 +39,13 @@ LEADERBOARD_SIZE = 10
 RECENT_CONVERSIONS = 10
 
 
-def commission_cents(amount_cents: int, tier: PartnerTier) -> int:
-    """The partner's share of a payment, rounded half up to the cent ($9.99 at 20% is
-    $2.00, $0.10 at 15% is $0.02), in decimal arithmetic so no float error creeps in."""
-    share = Decimal(amount_cents) * Decimal(tier.commission_percent) / Decimal(100)
+def share_cents(amount_cents: int, percent: int) -> int:
+    """``percent`` of a payment, rounded half up to the cent ($9.99 at 20% is $2.00,
+    $0.10 at 15% is $0.02), in decimal arithmetic so no float error creeps in."""
+    share = Decimal(amount_cents) * Decimal(percent) / Decimal(100)
     return int(share.quantize(Decimal(1), rounding=ROUND_HALF_UP))
+
+
+def commission_cents(amount_cents: int, tier: PartnerTier) -> int:
+    """The partner's share of a payment at their tier, rounded half up to the cent."""
+    return share_cents(amount_cents, tier.commission_percent)

@@ -75,7 +75,16 @@ def attribute_referral(db: Session, user_id: uuid.UUID, code: str | None) -> uui
             PartnerAccount.code == canonical, PartnerAccount.status == APPROVED
         )
     ).first()
-    if partner is None or partner.user_id == user_id:
+    if partner is None:
+        return None
+    return credit_member(db, user_id, partner)
+
+
+def credit_member(db: Session, user_id: uuid.UUID, partner: PartnerAccount) -> uuid.UUID | None:
+    """Credit the member to ``partner`` unless a partner has them already or it is their
+    own account (the referral link's rule, used by promo codes too); the partner's id,
+    or None."""
+    if partner.user_id == user_id:
         return None
     credited = db.execute(
         update(Profile)

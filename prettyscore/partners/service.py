@@ -21,6 +21,7 @@ import uuid
 from collections.abc import Iterable
 from dataclasses import dataclass
 
+from sqlalchemy import func
 from sqlalchemy.exc import IntegrityError
 from sqlmodel import Session, col, select
 
@@ -33,6 +34,7 @@ from prettyscore.partners.programme import (
     LEADERBOARD_SIZE,
     PENDING,
     RECENT_CONVERSIONS,
+    REVERSED,
     STARTER,
     TIERS,
     PartnerTier,
@@ -48,6 +50,8 @@ MAX_DISPLAY_NAME = 100
 MAX_PROMO_CODE = 32
 # A random code that happens to be taken is drawn again, this many times at most.
 RANDOM_CODE_ATTEMPTS = 5
+# ``PartnerConversion.level`` of a second-tier conversion (``commissions``).
+SECOND_TIER_LEVEL = 2
 
 # Codes of the Conflicts ``apply`` raises, so callers can tell the refusals apart.
 ALREADY_PARTNER = "already_partner"
@@ -91,6 +95,8 @@ class PortalView:
     account: PartnerAccount
     terms: PartnerTier
     conversions: list[PartnerConversion]
+    #: Earned on sales of the partners this partner referred (not reversed), in cents.
+    second_tier_earned: int = 0
 
 
 # ---------------------------------------------------------------------------
@@ -264,7 +270,21 @@ def portal(db: Session, user_id: uuid.UUID) -> PortalView | None:
         account=account,
         terms=account_terms(account),
         conversions=recent_conversions(db, account.id),
+        second_tier_earned=second_tier_earned(db, account.id),
     )
+
+
+def second_tier_earned(db: Session, partner_id: uuid.UUID) -> int:
+    """What the partner earned on the sales of partners they referred (the second tier,
+    ``level`` 2), reversed conversions left out, in cents."""
+    total = db.exec(
+        select(func.coalesce(func.sum(PartnerConversion.commission), 0)).where(
+            PartnerConversion.partner_id == partner_id,
+            PartnerConversion.level == SECOND_TIER_LEVEL,
+            PartnerConversion.status != REVERSED,
+        )
+    ).one()
+    return int(total or 0)
 
 
 def leaderboard(db: Session, limit: int = LEADERBOARD_SIZE) -> list[LeaderboardEntry]:

@@ -59,6 +59,26 @@ def referral_link(code: str) -> str:
     return get_settings().public_url + REFERRAL_PATH.format(code=code)
 
 
+def second_tier_percent() -> int:
+    """The second tier's commission percent, from the settings (what fulfilment pays)."""
+    return get_settings().partner_second_tier_percent
+
+
+class PartnerProgrammeState(AuthState):
+    """The programme's terms that come from the settings: the second tier's percent,
+    shown on /partners and in the portal."""
+
+    second_tier_percent: int = second_tier_percent()
+
+    @rx.var
+    def second_tier_rate(self) -> str:
+        return messages.PARTNERS_SECOND_TIER_RATE.format(percent=self.second_tier_percent)
+
+    @rx.var
+    def second_tier_body(self) -> str:
+        return messages.PARTNERS_SECOND_TIER_RATE_BODY.format(percent=self.second_tier_percent)
+
+
 # ---------------------------------------------------------------------------
 # /partners/apply
 # ---------------------------------------------------------------------------
@@ -157,11 +177,13 @@ class ConversionRow:
     commission: str = ""
     status: str = ""
     status_label: str = ""
+    second_tier: bool = False
 
 
 def conversion_row(conversion: PartnerConversion) -> ConversionRow:
     return ConversionRow(
         id=str(conversion.id),
+        second_tier=conversion.level == service.SECOND_TIER_LEVEL,
         date=date_label(conversion.created_at),
         amount=format_amount(conversion.amount),
         commission=format_amount(conversion.commission),
@@ -172,7 +194,7 @@ def conversion_row(conversion: PartnerConversion) -> ConversionRow:
     )
 
 
-class PartnerPortalState(AuthState):
+class PartnerPortalState(PartnerProgrammeState):
     """The partner's own account and latest conversions."""
 
     loaded: bool = False
@@ -182,6 +204,7 @@ class PartnerPortalState(AuthState):
     clicks: int = 0
     conversion_count: int = 0
     total_earned: str = ""
+    second_tier_earned: str = ""
     tier_name: str = ""
     commission: str = ""
     referral_link: str = ""
@@ -196,6 +219,10 @@ class PartnerPortalState(AuthState):
         self.clicks = account.total_clicks
         self.conversion_count = account.total_conversions
         self.total_earned = format_amount(account.total_earned)
+        self.second_tier_percent = second_tier_percent()
+        self.second_tier_earned = messages.PARTNER_SECOND_TIER_EARNED.format(
+            percent=self.second_tier_percent, amount=format_amount(view.second_tier_earned)
+        )
         self.tier_name = view.terms.name
         self.commission = messages.PARTNERS_TIER_COMMISSION.format(
             percent=view.terms.commission_percent

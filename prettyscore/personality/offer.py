@@ -14,6 +14,7 @@ import reflex as rx
 
 from prettyscore.accounts.state import AuthState
 from prettyscore.billing.checkout import CheckoutFailed
+from prettyscore.billing.promo_field import as_typed, promo_code_field
 from prettyscore.core import messages
 from prettyscore.core.db import run_in_session
 from prettyscore.core.errors import DomainError
@@ -30,6 +31,7 @@ class DetailedOfferState(AuthState):
     offer_type: str = ""  # the latest result's personality type; "" when nothing is on offer
     offer_price: str = ""
     buying_offer: bool = False
+    promo_code: str = ""
 
     @rx.event
     async def load_offer(self):
@@ -48,6 +50,11 @@ class DetailedOfferState(AuthState):
         self.offer_price = service.detailed_price()
 
     @rx.event
+    def set_promo_code(self, value: str):
+        """The Promo code field, as typed (the checkout's service decides it)."""
+        self.promo_code = as_typed(value)
+
+    @rx.event
     async def buy_offer(self):
         """Get Detailed Analysis: off to the checkout for the latest result (or to its
         report, if it was paid for meanwhile)."""
@@ -62,7 +69,7 @@ class DetailedOfferState(AuthState):
         yield
         url, text = "", messages.FAILED_TO_GET_DETAILED_ANALYSIS
         try:
-            url = await run_in_session(service.buy_latest_detailed, user)
+            url = await run_in_session(service.buy_latest_detailed, user, self.promo_code)
         except CheckoutFailed:
             pass
         except DomainError as error:
@@ -103,6 +110,7 @@ def detailed_analysis_offer() -> rx.Component:
                         align="baseline",
                         spacing="2",
                     ),
+                    promo_code_field(state.promo_code, state.set_promo_code),
                     icon_button(
                         "file-text",
                         messages.PERSONALITY_GET_DETAILED,

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import reflex as rx
 
+from prettyscore.billing.promo_field import promo_code_field
 from prettyscore.core import messages
 from prettyscore.gates import service as gates
 from prettyscore.gates.components import feature_gate
@@ -241,6 +242,7 @@ def _purchase() -> rx.Component:
             spacing="2",
             width="100%",
         ),
+        promo_code_field(State.promo_code, State.set_promo_code),
         icon_button(
             "shopping-cart",
             messages.PERSONALITY_BUY,

@@ -340,7 +340,10 @@ def report_path(result_id: uuid.UUID | str) -> str:
 
 
 def start_detailed_purchase(
-    db: Session, user: checkout.Payer, basic_result_id: uuid.UUID | str
+    db: Session,
+    user: checkout.Payer,
+    basic_result_id: uuid.UUID | str,
+    promo_code: str | None = None,
 ) -> str:
     """Buy the detailed analysis of one of the member's basic results; returns the URL
     to send them to.
@@ -356,6 +359,7 @@ def start_detailed_purchase(
     owned = _paid_detailed_with(db, user.id, answers)
     if owned is not None:
         return report_path(owned.id)
+    checkout.checked_promo_code(db, user.id, promo_code)  # a refused code: nothing made
     detailed = _new_result(user.id, answers, DETAILED)
     db.add(detailed)
     db.flush()
@@ -367,16 +371,17 @@ def start_detailed_purchase(
         description=messages.PERSONALITY_DETAILED_TITLE,
         success_path=f"{PAGE_PATH}?payment=success&result={detailed.id}",
         cancel_path=PAGE_PATH,
+        promo_code=promo_code,
     )
 
 
-def buy_latest_detailed(db: Session, user: checkout.Payer) -> str:
+def buy_latest_detailed(db: Session, user: checkout.Payer, promo_code: str | None = None) -> str:
     """``start_detailed_purchase`` for the member's latest basic result (the dashboard's
     offer): the checkout URL, or the report's if it is paid for already."""
     latest = _latest_basic(db, user.id)
     if latest is None:
         raise NotFound(messages.PERSONALITY_RESULT_NOT_FOUND)
-    return start_detailed_purchase(db, user, latest.id)
+    return start_detailed_purchase(db, user, latest.id, promo_code)
 
 
 def detailed_price() -> str:

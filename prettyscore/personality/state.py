@@ -17,6 +17,7 @@ import reflex as rx
 
 from prettyscore.accounts.state import AuthState
 from prettyscore.billing.checkout import CheckoutFailed
+from prettyscore.billing.promo_field import as_typed
 from prettyscore.core import messages
 from prettyscore.core.db import run_in_session
 from prettyscore.core.errors import DomainError, NotFound, PermissionDenied
@@ -55,6 +56,7 @@ class PersonalityState(AuthState):
     answers: dict[str, str] = {}
     finishing: bool = False
     buying: bool = False
+    promo_code: str = ""
     price: str = service.detailed_price()
     result_type: str = ""
     result_score: int = 0
@@ -255,6 +257,11 @@ class PersonalityState(AuthState):
             self.view = PURCHASE
 
     @rx.event
+    def set_promo_code(self, value: str):
+        """The Promo code field, as typed (the checkout's service decides it)."""
+        self.promo_code = as_typed(value)
+
+    @rx.event
     def back_to_result(self):
         self.view = RESULT if self._result_id else QUIZ
 
@@ -272,7 +279,9 @@ class PersonalityState(AuthState):
         yield
         url, text = "", messages.FAILED_TO_GET_DETAILED_ANALYSIS
         try:
-            url = await run_in_session(service.start_detailed_purchase, user, self._result_id)
+            url = await run_in_session(
+                service.start_detailed_purchase, user, self._result_id, self.promo_code
+            )
         except CheckoutFailed:
             pass
         except DomainError as error:

@@ -15,6 +15,7 @@ from prettyscore.contact.models import ContactRequest
 from prettyscore.core import messages
 from prettyscore.core.model_types import utcnow
 from prettyscore.core.settings import get_settings
+from prettyscore.partners import service as partners
 from prettyscore.photos.models import Photo
 from tests.api.functions_support import call, make_premium, new_member, stored_photo
 
@@ -170,3 +171,30 @@ def test_a_contact_checkout_must_name_what_it_pays_for(api, db):
     assert wrong_type.status_code == 400
     assert wrong_type.json()["error_code"] == "validation_failed"
     assert checkouts(db) == []
+
+
+def test_a_checkout_takes_a_partners_promo_code_and_refuses_an_unknown_one(api, db):
+    partner = new_member(db, "partner")
+    account = partners.apply(db, partner.id, "Paula", "PAULA", "PAULA10")
+    account.status = "approved"
+    db.add(account)
+    db.commit()
+    member = new_member(db)
+
+    unknown = call(
+        api, "create-checkout", member, type="subscription", metadata={"promo_code": "NOPE"}
+    )
+    own = call(
+        api, "create-checkout", partner, type="subscription", metadata={"promo_code": "PAULA10"}
+    )
+    assert unknown.status_code == own.status_code == 400
+    assert unknown.json()["msg"] == messages.PROMO_CODE_UNKNOWN
+    assert own.json()["msg"] == messages.PROMO_CODE_OWN
+    assert checkouts(db) == []
+
+    taken = call(
+        api, "create-checkout", member, type="subscription", metadata={"promo_code": "paula10"}
+    )
+    assert taken.status_code == 200, taken.text
+    [payment] = checkouts(db)
+    assert (payment.user_id, payment.promo_code) == (member.id, "PAULA10")

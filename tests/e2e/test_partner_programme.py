@@ -5,6 +5,7 @@ partner sees the commission, the admin pays it and the partner sees it paid."""
 from __future__ import annotations
 
 import re
+from urllib.parse import urlparse
 
 import pytest
 from playwright.sync_api import expect
@@ -13,12 +14,23 @@ from sqlmodel import select
 from prettyscore.billing.checkout import format_amount
 from prettyscore.core import messages
 from prettyscore.core.constants import PREMIUM_MONTHLY_CENTS
+from prettyscore.partners import service as partners
 from prettyscore.partners.models import PartnerConversion
-from prettyscore.partners.programme import PAID, PENDING, PRO, UNPAID, commission_cents
+from prettyscore.partners.programme import (
+    APPROVED,
+    PAID,
+    PENDING,
+    PRO,
+    STARTER,
+    UNPAID,
+    commission_cents,
+    share_cents,
+)
 from tests.e2e.flows import (
     affiliate_cookies,
     fill_partner_application,
     fill_sign_up,
+    member_id,
     new_admin,
     new_member,
     open_page,
@@ -32,6 +44,7 @@ from tests.e2e.flows import (
 pytestmark = pytest.mark.e2e
 
 STATUS = messages.PARTNER_CONVERSION_STATUS_LABELS
+SECOND_TIER_PERCENT = 5  # the setting's default, which the test server runs with
 DATE = re.compile(r"^[A-Z][a-z]{2} \d{1,2}, \d{4}$")
 
 
@@ -137,3 +150,82 @@ def test_a_referred_subscription_earns_a_pro_partner_commission_that_is_paid_out
     expect(owed).to_have_count(0)
     if not others_owed(app_server, partner_id):
         expect(admin.get_by_text(messages.NO_UNPAID_CONVERSIONS)).to_be_visible()
+
+
+def approve_partner(app_server, address: str, code: str, promo: str = "") -> None:
+    """The member with ``address`` applies with ``code`` and ``promo``, and the admin
+    approves them (written to the running app's database: the admin's screens are
+    walked through above)."""
+    with with_app_database(app_server) as db:
+        account = partners.apply(db, member_id(db, address), f"Partner {code}", code, promo)
+        account.status = APPROVED
+
+
+def test_a_promo_code_at_checkout_credits_the_partner_and_pays_the_second_tier(
+    page, new_context, app_server
+):
+    base = app_server.base_url
+    price = format_amount(PREMIUM_MONTHLY_CENTS)
+    first_tier = format_amount(commission_cents(PREMIUM_MONTHLY_CENTS, STARTER))
+    second_tier = format_amount(share_cents(PREMIUM_MONTHLY_CENTS, SECOND_TIER_PERCENT))
+
+    # The programme page tells partners what the second tier pays.
+    open_page(page, f"{base}/partners")
+    rate = messages.PARTNERS_SECOND_TIER_RATE.format(percent=SECOND_TIER_PERCENT)
+    expect(page.get_by_test_id("second-tier-rate")).to_have_text(rate)
+
+    # ANNA is a partner; a member she referred through her link becomes the partner
+    # PAULA, with a promo code.
+    anna_code, paula_code = unique_code("AN"), unique_code("PA")
+    promo = f"P{paula_code}"
+    anna = new_member(page, base, "anna")
+    approve_partner(app_server, anna, anna_code)
+    paula_page = new_context().new_page()
+    paula_page.goto(f"{base}/r/{anna_code}")
+    wait_for_path(paula_page, "/")
+    paula = unique_email("paula")
+    open_page(paula_page, f"{base}/auth")
+    fill_sign_up(paula_page, paula)
+    wait_for_path(paula_page, "/dashboard")
+    approve_partner(app_server, paula, paula_code, promo)
+
+    # A member nobody referred subscribes with PAULA's code, on a phone: the field fits.
+    buyer = new_context(viewport={"width": 390, "height": 800}).new_page()
+    new_member(buyer, base, "promo-buyer")
+    open_page(buyer, f"{base}/premium")
+    field = buyer.get_by_role("textbox", name=messages.PROMO_CODE_FIELD)
+    expect(field).to_be_visible()
+    assert buyer.evaluate("document.documentElement.scrollWidth <= window.innerWidth")
+    field.fill("NOSUCHCODE1")
+    buyer.get_by_role("button", name=messages.PREMIUM_SUBSCRIBE).click()
+    expect(buyer.get_by_text(messages.PROMO_CODE_UNKNOWN)).to_be_visible()
+    assert urlparse(buyer.url).path == "/premium"  # no checkout started
+    field.fill(promo.lower())
+    expect(field).to_have_value(promo)
+    buyer.get_by_role("button", name=messages.PREMIUM_SUBSCRIBE).click()
+    buyer.wait_for_url(re.compile(r"/checkout/test/?\?session=\w+$"))
+    applied = messages.PROMO_CODE_APPLIED.format(code=promo)
+    expect(buyer.get_by_test_id("checkout-promo-code")).to_have_text(applied)
+    buyer.get_by_role("button", name=messages.TEST_CHECKOUT_PAY.format(amount=price)).click()
+    wait_for_path(buyer, "/premium", "?success=true")
+
+    # PAULA's portal shows the conversion her code brought.
+    open_page(paula_page, f"{base}/partners/portal")
+    portal = paula_page.get_by_test_id("partner-portal")
+    expect(portal.get_by_test_id("partner-conversions")).to_have_text("1")
+    expect(portal.get_by_test_id("partner-earned")).to_have_text(first_tier)
+    row = portal.get_by_test_id("conversion-row")
+    expect(row.get_by_role("cell")).to_have_text([DATE, price, first_tier, STATUS[UNPAID]])
+
+    # ANNA earns the second tier on PAULA's sale, and sees it as such.
+    open_page(page, f"{base}/partners/portal")
+    portal = page.get_by_test_id("partner-portal")
+    expect(portal.get_by_test_id("partner-earned")).to_have_text(second_tier)
+    expect(portal.get_by_test_id("partner-second-tier")).to_have_text(
+        messages.PARTNER_SECOND_TIER_EARNED.format(percent=SECOND_TIER_PERCENT, amount=second_tier)
+    )
+    expect(portal.get_by_test_id("partner-conversions")).to_have_text("0")
+    row = portal.get_by_test_id("conversion-row")
+    expect(row).to_have_count(1)
+    expect(row.get_by_test_id("second-tier-badge")).to_have_text(messages.PARTNER_SECOND_TIER_BADGE)
+    expect(row.get_by_role("cell").nth(2)).to_have_text(second_tier)

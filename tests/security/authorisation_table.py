@@ -154,6 +154,8 @@ HANDLERS: dict[str, Rule] = {
     "PremiumState.load_status": Rule(EVERYONE),
     "PremiumState.set_cancel_dialog_open": Rule(EVERYONE, args=lambda w: (True,)),
     "PremiumState.subscribe": Rule(MEMBERS, writes="the member's own checkout"),
+    # The Promo code fields only keep the text typed; the checkout's service decides it.
+    "PremiumState.set_promo_code": Rule(EVERYONE, args=lambda w: ("ANNA2026",)),
     "PremiumState.confirm_cancel": Rule(MEMBERS),
     "PremiumState.confirm_and_continue": Rule(MEMBERS, skip=BACKGROUND),
     "LocalCheckoutState.open_page": Rule(OWNER, route=_checkout),
@@ -174,6 +176,7 @@ HANDLERS: dict[str, Rule] = {
     "ContactState.check_sent": Rule(MEMBERS, skip=BACKGROUND),
     "ContactState.dismiss_sent_notice": Rule(EVERYONE),
     "ContactState.set_contact_message": Rule(EVERYONE, args=lambda w: ("Hello",)),
+    "ContactState.set_promo_code": Rule(EVERYONE, args=lambda w: ("ANNA2026",)),
     "ContactState.send_contact": Rule(
         MEMBERS,
         vars=lambda w: {
@@ -272,10 +275,12 @@ HANDLERS: dict[str, Rule] = {
     "PersonalityState.retake": Rule(EVERYONE),
     "PersonalityState.open_purchase": Rule(EVERYONE),
     "PersonalityState.back_to_result": Rule(EVERYONE),
+    "PersonalityState.set_promo_code": Rule(EVERYONE, args=lambda w: ("ANNA2026",)),
     "PersonalityState.buy": Rule(MEMBERS, writes="the member's own checkout"),
     "PersonalityState.await_payment": Rule(MEMBERS, skip=BACKGROUND),
     "DetailedOfferState.load_offer": Rule(EVERYONE),
     "DetailedOfferState.buy_offer": Rule(MEMBERS, writes="the member's own checkout"),
+    "DetailedOfferState.set_promo_code": Rule(EVERYONE, args=lambda w: ("ANNA2026",)),
     "VerificationState.open_page": Rule(MEMBERS),
     "VerificationState.submit": Rule(
         MEMBERS,
