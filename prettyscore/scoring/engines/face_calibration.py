@@ -70,13 +70,22 @@ class Ideal:
     digits: int = 2
     one_sided: bool = False
 
-    def quality(self, value: float) -> float:
-        """A smooth bell: 1 at the ideal's centre, ``EDGE_QUALITY`` at its edges."""
+    def quality(self, value: float, uncertainty: float = 0.0) -> float:
+        """A smooth bell: 1 at the ideal's centre, ``EDGE_QUALITY`` at its edges.
+
+        ``uncertainty`` is how imprecisely the value is known (its standard deviation, in
+        half-widths of the ideal range): the quality is then the bell's expected value
+        over the values the face may really have, a wider and lower bell. A photo that
+        shows the face less clearly cannot earn full marks, and its figures, which move
+        more from one shot to the next, move its quality less.
+        """
         if self.one_sided:
             deviation = max(value, 0.0) / self.high
         else:
             deviation = abs(value - (self.low + self.high) / 2) / ((self.high - self.low) / 2)
-        return math.exp(-0.5 * (deviation / EDGE_WIDTH) ** 2)
+        spread_squared = EDGE_WIDTH**2 + uncertainty**2
+        height = EDGE_WIDTH / math.sqrt(spread_squared)
+        return height * math.exp(-0.5 * deviation**2 / spread_squared)
 
     def note(self, value: float) -> MeasureNote:
         shown = round(value, self.digits)
@@ -152,6 +161,25 @@ SHARPNESS_FALL_OFF = 0.75
 SKIN_UNSEEN_FROM = 1.5
 SKIN_UNSEEN_AT = 2.0
 UNSEEN_SKIN_QUALITY = 0.05
+# Landmarks are placed as precisely as the mesh can up to PRECISE_UNTIL_BLUR (percent of
+# the face's width; sharp photos measure 1.1–1.4). Beyond, each figure's uncertainty
+# grows, in half-widths of its ideal range, towards MAX_UNCERTAINTY, most of the way
+# within UNCERTAINTY_SCALE percent more blur (``landmark_uncertainty``). Measured on
+# the LFW faces (25 pixels enlarged, blur 1.6–3.2), whose meshes move with any change
+# of light: without it their scores moved up to 1.7 with the light and rose with blur.
+PRECISE_UNTIL_BLUR = 1.4
+MAX_UNCERTAINTY = 2.5
+UNCERTAINTY_SCALE = 0.6
+# Grain (grey levels, ``face_skin.photo_grain``): clean photos read 0.3–2.5. Beyond
+# CLEAN_GRAIN it hides the skin's texture, entirely at GRAIN_HIDES_SKIN, and each grey
+# level of it counts as UNCERTAINTY_PER_GRAIN percent of blur.
+CLEAN_GRAIN = 3.0
+GRAIN_HIDES_SKIN = 5.0
+UNCERTAINTY_PER_GRAIN = 0.4
+GRAIN_IDEAL = Ideal(
+    "grain", "Photo grain", SKIN, 0.0, CLEAN_GRAIN, 1.0,
+    "{name}: noise of {value} grey levels, ideal under {high}", 1, True,
+)  # fmt: skip
 SHARPNESS_IDEAL = Ideal(
     "sharpness", "Photo sharpness", SKIN, 0.0, 1.3, 1.0,
     "{name}: edges soft over {value}% of face width, ideal under {high}%", 1, True,
@@ -170,14 +198,18 @@ class Calibrated:
 
 def calibrated(measures: dict[str, float]) -> Calibrated:
     """Notes, qualities, breakdown and score from the raw measures (by key)."""
-    symmetry, symmetry_notes = weighted_quality(SYMMETRY_IDEALS, measures)
+    uncertainty = landmark_uncertainty(measures[SHARPNESS_IDEAL.key], measures[GRAIN_IDEAL.key])
+    symmetry, symmetry_notes = weighted_quality(SYMMETRY_IDEALS, measures, uncertainty)
     harmony, harmony_notes = weighted_quality(
-        HARMONY_IDEALS, measures, open_mouth_weights(measures["lip_gap"])
+        HARMONY_IDEALS, measures, uncertainty, open_mouth_weights(measures["lip_gap"])
     )
-    skin = skin_quality(measures[SKIN_IDEAL.key], measures[SHARPNESS_IDEAL.key])
+    skin = skin_quality(
+        measures[SKIN_IDEAL.key], measures[SHARPNESS_IDEAL.key], measures[GRAIN_IDEAL.key]
+    )
     skin_notes = (
         SKIN_IDEAL.note(measures[SKIN_IDEAL.key]),
         SHARPNESS_IDEAL.note(measures[SHARPNESS_IDEAL.key]),
+        GRAIN_IDEAL.note(measures[GRAIN_IDEAL.key]),
     )
     qualities = {SYMMETRY: symmetry, SKIN: skin, HARMONY: harmony}
     overall = sum(PART_WEIGHTS[part] * q for part, q in qualities.items())
@@ -190,15 +222,32 @@ def calibrated(measures: dict[str, float]) -> Calibrated:
 
 
 def weighted_quality(
-    ideals: tuple[Ideal, ...], measures: dict[str, float], trust: dict[str, float] | None = None
+    ideals: tuple[Ideal, ...],
+    measures: dict[str, float],
+    uncertainty: float = 0.0,
+    trust: dict[str, float] | None = None,
 ) -> tuple[float, tuple[MeasureNote, ...]]:
     """The weighted mean quality of ``ideals`` (each weight times its ``trust``, 1 by
-    default), and their notes."""
+    default), each known to ``uncertainty`` (see ``Ideal.quality``), and their notes."""
     trust = trust or {}
     weights = {ideal.key: ideal.weight * trust.get(ideal.key, 1.0) for ideal in ideals}
     total = sum(weights.values())
-    quality = sum(weights[i.key] * i.quality(measures[i.key]) for i in ideals) / total
+    quality = sum(weights[i.key] * i.quality(measures[i.key], uncertainty) for i in ideals) / total
     return quality, tuple(ideal.note(measures[ideal.key]) for ideal in ideals)
+
+
+def landmark_uncertainty(blur_percent: float, grain: float) -> float:
+    """How imprecisely a photo this soft or grainy places the landmarks, in half-widths
+    of an ideal range: none on a sharp, clean photo, growing with the blur beyond
+    ``PRECISE_UNTIL_BLUR`` (an enlarged thumbnail's mesh is partly the model's guess of
+    an average face) and with the grain beyond ``CLEAN_GRAIN`` (grain also sharpens
+    the edges the blur is read from: it must not buy precision back).
+
+    It levels off at ``MAX_UNCERTAINTY``: on a very soft photo a little more or less
+    blur, which a change of light alone can read, then hardly moves the score."""
+    soft = max(0.0, blur_percent - PRECISE_UNTIL_BLUR)
+    grainy = UNCERTAINTY_PER_GRAIN * max(0.0, grain - CLEAN_GRAIN)
+    return MAX_UNCERTAINTY * math.tanh((soft + grainy) / UNCERTAINTY_SCALE)
 
 
 def open_mouth_weights(lip_gap: float) -> dict[str, float]:
@@ -214,20 +263,27 @@ def open_mouth_weights(lip_gap: float) -> dict[str, float]:
     return dict.fromkeys(MOUTH_DEPENDENT, trust)
 
 
-def skin_quality(evenness: float, blur_percent: float) -> float:
+def skin_quality(evenness: float, blur_percent: float, grain: float = 0.0) -> float:
     """The skin's quality: its evenness's, as far as the photo's sharpness can show it.
 
-    From ``SKIN_UNSEEN_FROM`` to ``SKIN_UNSEEN_AT`` of blur the photo shows less and less
-    of the skin, and its evenness less and less counts: the quality slides to at most
+    From ``SKIN_UNSEEN_FROM`` to ``SKIN_UNSEEN_AT`` of blur (or from ``CLEAN_GRAIN`` to
+    ``GRAIN_HIDES_SKIN`` of grain) the photo shows less and less of the skin, and its
+    evenness less and less counts: the quality slides to at most
     ``UNSEEN_SKIN_QUALITY``. Beyond, whatever the texture figure reads (grain, noise, a
     compression's blocks, the shading of a darker or lighter skin) does not move it, and
     a worse photo can only take it lower.
     """
     measured = SKIN_IDEAL.quality(evenness) * sharpness_quality(blur_percent)
-    unseen = min(
-        1.0, max(0.0, (blur_percent - SKIN_UNSEEN_FROM) / (SKIN_UNSEEN_AT - SKIN_UNSEEN_FROM))
+    unseen = max(
+        _ramp(blur_percent, SKIN_UNSEEN_FROM, SKIN_UNSEEN_AT),
+        _ramp(grain, CLEAN_GRAIN, GRAIN_HIDES_SKIN),
     )
     return (1.0 - unseen) * measured + unseen * min(measured, UNSEEN_SKIN_QUALITY)
+
+
+def _ramp(value: float, start: float, end: float) -> float:
+    """0 below ``start``, 1 beyond ``end``, linear between."""
+    return min(1.0, max(0.0, (value - start) / (end - start)))
 
 
 def sharpness_quality(blur_percent: float) -> float:

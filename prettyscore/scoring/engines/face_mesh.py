@@ -78,6 +78,7 @@ class FaceMeshEngine:
         check_framing(points, frame, gray.shape)
         check_exposure(face)
         measures = face_measures(landmarks, frame, face)
+        measures["grain"] = face_skin.photo_grain(gray, points)
         check_sharpness(measures["sharpness"])
         result = face_calibration.calibrated(measures)
         measures.update({f"q_{part}": q for part, q in result.qualities.items()})

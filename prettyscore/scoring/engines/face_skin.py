@@ -52,6 +52,12 @@ SHARPNESS_GRAIN_SIGMA = 1.0
 MIN_BLUR_SIGMA = 0.1
 
 
+# Grain: Immerkær's noise mask, and the step of the sample its flatness threshold is
+# taken from (the median of every pixel of a 12 MP face is slow, and no more telling).
+_NOISE_MASK = np.array([[1, -2, 1], [-2, 4, -2], [1, -2, 1]], np.float32)
+GRAIN_SAMPLE_STEP = 3
+
+
 @dataclass(frozen=True)
 class CanonicalFace:
     """The face's luminance in its own frame, and the mesh's landmarks on it.
@@ -249,6 +255,27 @@ def blur_sigma(face: CanonicalFace) -> float:
         return math.inf
     edge_variance = reference**2 / (ratio_squared - 1.0) - grain**2
     return math.sqrt(max(edge_variance, MIN_BLUR_SIGMA**2))
+
+
+def photo_grain(gray: np.ndarray, points: np.ndarray) -> float:
+    """The photo's grain (sensor noise, film grain) on the face, in grey levels.
+
+    Immerkær's estimator ("Fast noise variance estimation", 1996): a 3×3 mask that
+    cancels any plane and most smooth shading leaves the pixel-to-pixel noise, whose
+    mean absolute response gives its standard deviation. It is taken at the photo's
+    own resolution, over the flatter half of the face's box (the steeper half, the
+    features' edges, would read as noise). A clean photo reads about 0.3–2.5; a grainy
+    one (noise of 8 grey levels) about 5.5.
+    """
+    (left, top), (right, bottom) = points[:, :2].min(axis=0), points[:, :2].max(axis=0)
+    x0, y0 = max(0, int(left)), max(0, int(top))
+    box = gray[y0 : max(y0, int(bottom)), x0 : max(x0, int(right))].astype(np.float32)
+    if min(box.shape) < 8:
+        return 0.0
+    response = np.abs(cv2.filter2D(box, cv2.CV_32F, _NOISE_MASK))[1:-1, 1:-1]
+    steepness = gradient_energy(box)[1:-1, 1:-1]
+    flat = steepness <= np.median(steepness[::GRAIN_SAMPLE_STEP, ::GRAIN_SAMPLE_STEP])
+    return math.sqrt(math.pi / 2.0) * float(response[flat].mean()) / 6.0
 
 
 def gradient_energy(pixels: np.ndarray) -> np.ndarray:
