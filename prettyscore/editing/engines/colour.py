@@ -67,6 +67,17 @@ def edit_in_region(
     return result
 
 
+def remapped(image: np.ndarray, map_x: np.ndarray, map_y: np.ndarray) -> np.ndarray:
+    """``image`` sampled (bilinear) at ``(map_x, map_y)``; edges repeat outside it."""
+    return cv2.remap(
+        np.ascontiguousarray(image),
+        np.ascontiguousarray(map_x, dtype=np.float32),
+        np.ascontiguousarray(map_y, dtype=np.float32),
+        cv2.INTER_LINEAR,
+        borderMode=cv2.BORDER_REPLICATE,
+    )
+
+
 def scale_max(image: np.ndarray, long_side: int) -> np.ndarray:
     factor = long_side / max(image.shape[:2])
     if factor >= 1.0:
