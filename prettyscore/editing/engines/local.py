@@ -230,7 +230,8 @@ def _highlights_tone(crop: np.ndarray, origin: tuple[int, int], regions: Regions
 
 def _polished_tone(crop: np.ndarray, origin: tuple[int, int], regions: Regions):
     """Sleek hair: frizz smoothed (the strands' finest detail partly kept), colour
-    deepened, and a glossy band of shine that follows the curve of the head."""
+    deepened, a glossy band of shine that follows the curve of the head (softer on light
+    hair, which would only glare), and grey hair toned silver."""
     frame = head_frame(regions)
     smooth = colour.smoothed(crop, 1.3, regions.face_box.w).astype(np.float32)
     original = crop.astype(np.float32)
@@ -244,8 +245,10 @@ def _polished_tone(crop: np.ndarray, origin: tuple[int, int], regions: Regions):
     shine = np.exp(-(((rho - gloss_at) / 0.11) ** 2)) * upward
     light = lab[..., 0]
     deeper = light - 20.0 * (1.0 - light / 100.0) * (light / 100.0)
-    lab[..., 0] = np.clip(deeper + shine * (34.0 - 0.15 * light), 0, 100)
+    lab[..., 0] = np.clip(deeper + shine * (36.0 - 0.32 * light), 0, 100)
     lab[..., 1:] *= 1.15
+    # Grey and white hair toned silver (its yellow cast taken out), as a stylist would.
+    lab[..., 2] -= smoothstep(light, 55.0, 80.0) * np.clip(lab[..., 2], 0.0, 10.0)
     return colour.from_lab(lab)
 
 
@@ -301,6 +304,30 @@ def _cloth_grain(shape: tuple[int, int]) -> np.ndarray:
     return colour.gaussian(grain, 0.7) * np.float32(1.6)
 
 
+def _shading(
+    light: np.ndarray, origin: tuple[int, int], regions: Regions, scale: float, depth: float
+) -> tuple[np.ndarray, np.ndarray]:
+    """The clothes' folds (detail about ``scale`` face widths, about ``depth`` L deep
+    whatever the garment's own contrast) and the light across them, for new cloth.
+
+    Light things on the clothes (a shirt front, a badge) are first pulled down to the
+    garment's usual lightness, so they do not show through the new cloth; shadows stay.
+    """
+    fw = regions.head.face_width
+    worn = regions.outfit[
+        origin[0] : origin[0] + light.shape[0], origin[1] : origin[1] + light.shape[1]
+    ]
+    inside = worn > 0.5
+    usual = float(np.median(light[inside])) if inside.any() else float(light.mean())
+    light = np.minimum(light, usual + 6.0)
+    broad = colour.gaussian(light, 0.35 * fw)
+    typical = float((broad * worn).sum() / max(float(worn.sum()), 1.0))
+    folds = colour.gaussian(light, scale * fw) - broad
+    spread = float(np.sqrt((folds**2 * worn).sum() / max(float(worn.sum()), 1.0)))
+    folds = np.clip(folds * min(1.5, depth / max(spread, 1e-3)), -2.5 * depth, depth)
+    return folds, np.clip(broad - typical, -12.0, 12.0)
+
+
 def _suit_layer(crop: np.ndarray, origin: tuple[int, int], regions: Regions, suit: Suit):
     """A suit drawn over the clothes: a V opening at the neck over a shirt and tie, the
     lapels along it, the jacket closed below; the clothes' own folds and light kept."""
@@ -326,17 +353,7 @@ def _suit_layer(crop: np.ndarray, origin: tuple[int, int], regions: Regions, sui
     )
 
     lab = colour.to_lab(crop)
-    light = lab[..., 0]
-    worn = regions.outfit[
-        origin[0] : origin[0] + crop.shape[0], origin[1] : origin[1] + crop.shape[1]
-    ]
-    broad = colour.gaussian(light, 0.35 * fw)
-    typical = float((broad * worn).sum() / max(float(worn.sum()), 1.0))
-    folds = colour.gaussian(light, 0.02 * fw) - broad
-    # Folds as deep on a light garment as on a dark one: scaled by the garment's contrast.
-    spread = float(np.sqrt((folds**2 * worn).sum() / max(float(worn.sum()), 1.0)))
-    folds = np.clip(folds * min(1.0, 6.0 / max(spread, 1e-3)), -15.0, 15.0)
-    lighting = np.clip(broad - typical, -12.0, 12.0)
+    folds, lighting = _shading(lab[..., 0], origin, regions, 0.02, 6.0)
     edge = np.exp(-(((across - lapel) / (0.018 * fw)) ** 2)) * above_apex * (closing > 0)
     front = np.exp(-((across / (0.012 * fw)) ** 2)) * (1.0 - above_apex)
     cloth_light = (
@@ -389,20 +406,10 @@ def _casual_tone(crop: np.ndarray, origin: tuple[int, int], regions: Regions) ->
     band = smoothstep(depth, 0.0, soft) * (1.0 - smoothstep(depth, 0.09 * fh, 0.09 * fh + soft))
 
     lab = colour.to_lab(crop)
-    light = lab[..., 0]
-    worn = regions.outfit[
-        origin[0] : origin[0] + crop.shape[0], origin[1] : origin[1] + crop.shape[1]
-    ]
-    broad = colour.gaussian(light, 0.35 * fw)
-    typical = float((broad * worn).sum() / max(float(worn.sum()), 1.0))
-    folds = colour.gaussian(light, 0.03 * fw) - broad
-    spread = float(np.sqrt((folds**2 * worn).sum() / max(float(worn.sum()), 1.0)))
-    folds = np.clip(folds * min(1.5, 8.0 / max(spread, 1e-3)), -20.0, 16.0)
+    folds, lighting = _shading(lab[..., 0], origin, regions, 0.03, 8.0)
     ribs = np.sin(cols * (2 * np.pi / max(3.0, 0.03 * fw)))
     knit = _cloth_grain(crop.shape[:2]) * 1.3 + 1.2 * ribs * band
-    knit_light = (
-        SWEATER[0] + 0.8 * folds + 0.3 * np.clip(broad - typical, -15.0, 15.0) + knit - 7 * band
-    )
+    knit_light = SWEATER[0] + 0.8 * folds + 0.3 * lighting + knit - 7 * band
     sweater = np.empty_like(lab)
     sweater[..., 0] = np.clip(knit_light, 0, 100)
     sweater[..., 1] = SWEATER[1]
