@@ -124,6 +124,20 @@ def smoothed(image: np.ndarray, strength: float, reference: float) -> np.ndarray
     return resized(result, width, height)
 
 
+def despeckled(light: np.ndarray, reference: float, width: float) -> np.ndarray:
+    """``light`` (0–100) without details thinner than ``width`` × ``reference`` pixels (a
+    median: a badge's rim, a cord), broad shapes kept. Worked on a copy where
+    ``reference`` is about 160 pixels, so it costs the same at every resolution."""
+    height, width_px = light.shape[:2]
+    factor = min(1.0, 160.0 / max(reference, 1.0))
+    size = (max(1, round(width_px * factor)), max(1, round(height * factor)))
+    small = cv2.resize(light, size, interpolation=cv2.INTER_AREA) if factor < 1.0 else light
+    levels = np.clip(small * 2.55, 0, 255).astype(np.uint8)
+    kernel = max(3, int(width * reference * factor) | 1)
+    median = cv2.medianBlur(levels, kernel).astype(np.float32) / np.float32(2.55)
+    return resized(median, width_px, height)
+
+
 def unsharp(image: np.ndarray, sigma: float, amount: float) -> np.ndarray:
     base = image.astype(np.float32)
     return as_uint8(base + (base - gaussian(image, sigma).astype(np.float32)) * amount)

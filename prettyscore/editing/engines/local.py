@@ -311,7 +311,8 @@ def _shading(
     whatever the garment's own contrast) and the light across them, for new cloth.
 
     Light things on the clothes (a shirt front, a badge) are first pulled down to the
-    garment's usual lightness, so they do not show through the new cloth; shadows stay.
+    garment's usual lightness, and thin ones (a badge's rim, a cord) taken out, so they do
+    not show through the new cloth; broad shadows and folds stay.
     """
     fw = regions.head.face_width
     worn = regions.outfit[
@@ -319,7 +320,7 @@ def _shading(
     ]
     inside = worn > 0.5
     usual = float(np.median(light[inside])) if inside.any() else float(light.mean())
-    light = np.minimum(light, usual + 6.0)
+    light = colour.despeckled(np.minimum(light, usual + 6.0), fw, 0.12)
     broad = colour.gaussian(light, 0.35 * fw)
     typical = float((broad * worn).sum() / max(float(worn.sum()), 1.0))
     folds = colour.gaussian(light, scale * fw) - broad
