@@ -179,7 +179,13 @@ def test_professional_attire_is_darker_and_muted() -> None:
     before = original()[where].astype(np.float32)
     after = edited(presets.PROFESSIONAL_ATTIRE)[where].astype(np.float32)
     assert after.mean() < before.mean() - 20
-    assert saturation(after) < 0.6 * saturation(before)
+    assert chroma(after) < 0.6 * chroma(before)
+
+
+def chroma(pixels: np.ndarray) -> float:
+    """Mean CIELAB chroma: how colourful, whatever the lightness (a navy is not vivid)."""
+    lab = cv2.cvtColor(np.clip(pixels, 0, 255) / 255.0, cv2.COLOR_RGB2LAB)
+    return float(np.hypot(lab[..., 1], lab[..., 2]).mean())
 
 
 def saturation(pixels: np.ndarray) -> float:

@@ -67,6 +67,17 @@ def edit_in_region(
     return result
 
 
+def remapped(image: np.ndarray, map_x: np.ndarray, map_y: np.ndarray) -> np.ndarray:
+    """``image`` sampled (bilinear) at ``(map_x, map_y)``; edges repeat outside it."""
+    return cv2.remap(
+        np.ascontiguousarray(image),
+        np.ascontiguousarray(map_x, dtype=np.float32),
+        np.ascontiguousarray(map_y, dtype=np.float32),
+        cv2.INTER_LINEAR,
+        borderMode=cv2.BORDER_REPLICATE,
+    )
+
+
 def scale_max(image: np.ndarray, long_side: int) -> np.ndarray:
     factor = long_side / max(image.shape[:2])
     if factor >= 1.0:
@@ -111,6 +122,20 @@ def smoothed(image: np.ndarray, strength: float, reference: float) -> np.ndarray
         small = cv2.resize(image, size, interpolation=cv2.INTER_AREA)
     result = cv2.bilateralFilter(small, 9, 25 + 50 * strength, 3 + 5 * strength)
     return resized(result, width, height)
+
+
+def despeckled(light: np.ndarray, reference: float, width: float) -> np.ndarray:
+    """``light`` (0–100) without details thinner than ``width`` × ``reference`` pixels (a
+    median: a badge's rim, a cord), broad shapes kept. Worked on a copy where
+    ``reference`` is about 160 pixels, so it costs the same at every resolution."""
+    height, width_px = light.shape[:2]
+    factor = min(1.0, 160.0 / max(reference, 1.0))
+    size = (max(1, round(width_px * factor)), max(1, round(height * factor)))
+    small = cv2.resize(light, size, interpolation=cv2.INTER_AREA) if factor < 1.0 else light
+    levels = np.clip(small * 2.55, 0, 255).astype(np.uint8)
+    kernel = max(3, int(width * reference * factor) | 1)
+    median = cv2.medianBlur(levels, kernel).astype(np.float32) / np.float32(2.55)
+    return resized(median, width_px, height)
 
 
 def unsharp(image: np.ndarray, sigma: float, amount: float) -> np.ndarray:

@@ -74,9 +74,19 @@ def studio_background(photo: Photo) -> np.ndarray:
 
 
 # --- Hair --------------------------------------------------------------------------------
+#
+# A hair or outfit preset is an ``Edit`` of its own: it finds its region in ``photo.regions``
+# and blends its change through that region's soft mask, so no edge of the change shows.
 
 
-def hair_edit(change: Callable[[np.ndarray, tuple[int, int], Regions], np.ndarray]) -> Edit:
+def hair_edit(change: Edit) -> Edit:
+    """A preset of the Hair tab (``change`` works on the whole photo and its hair mask)."""
+    return change
+
+
+def in_hair(change: Callable[[np.ndarray, tuple[int, int], Regions], np.ndarray]) -> Edit:
+    """``change(crop, origin, regions)`` applied to the hair, through its soft mask."""
+
     def run(photo: Photo) -> np.ndarray:
         regions = photo.regions
         return colour.edit_in_region(
@@ -86,17 +96,91 @@ def hair_edit(change: Callable[[np.ndarray, tuple[int, int], Regions], np.ndarra
     return run
 
 
-def _volume(crop: np.ndarray, origin: tuple[int, int], regions: Regions) -> np.ndarray:
-    """Dodge and burn: the hair's own light and shade deepened, a little lift overall."""
-    lab = colour.to_lab(crop)
+@dataclass(frozen=True)
+class HeadFrame:
+    """An ellipse around the head and its hair: centre at ear level on the face's midline;
+    ``rho`` is 1 on the top of the hair, ``hairline`` where the hair meets the forehead."""
+
+    cx: float
+    cy: float
+    ax: float
+    ay: float
+    hairline: float
+
+    def rho(self, rows: np.ndarray, cols: np.ndarray) -> np.ndarray:
+        return np.sqrt(((cols - self.cx) / self.ax) ** 2 + ((rows - self.cy) / self.ay) ** 2)
+
+
+def head_frame(regions: Regions) -> HeadFrame:
+    """The head's ellipse: its top is the subject's top above the face (the hair's top);
+    the hairline is the lowest row of hair above the forehead on the face's midline."""
+    head = regions.head
+    cx, cy, face_h = head.chin_x, head.cheek_y, head.face_height
+    half = max(2, round(0.2 * head.face_width))
+    columns = slice(max(0, round(cx) - half), max(1, round(cx) + half))
+    above = slice(0, max(1, round(head.forehead_y + 0.1 * face_h)))
+    solid = np.flatnonzero((regions.subject[above, columns] > 0.5).mean(axis=1) > 0.6)
+    top = float(solid[0]) if solid.size else head.forehead_y - 0.25 * face_h
+    top = min(top, head.forehead_y - 0.05 * face_h)
+    ay = max(cy - top, 0.3 * face_h)
+    hair = np.flatnonzero(regions.hair[above, columns].mean(axis=1) > 0.35)
+    hair = hair[hair > top]
+    hairline = float(hair[-1]) if hair.size else head.forehead_y
+    rho = (cy - hairline) / ay
+    return HeadFrame(cx, cy, 0.62 * head.face_width, ay, float(np.clip(rho, 0.45, 0.9)))
+
+
+def crop_box(frame: HeadFrame, reach: float, shape: tuple[int, ...]) -> tuple[slice, slice]:
+    top = max(0, int(frame.cy - reach * frame.ay))
+    bottom = min(shape[0], int(frame.cy + 0.35 * frame.ay) + 1)
+    left = max(0, int(frame.cx - reach * frame.ax))
+    right = min(shape[1], int(frame.cx + reach * frame.ax) + 1)
+    return slice(top, max(top + 1, bottom)), slice(left, max(left + 1, right))
+
+
+VOLUME_GAIN = 0.13
+VOLUME_REACH = 1.9
+# The most the warp's rise may stretch the hair (a steeper one would fold it over).
+VOLUME_MAX_SLOPE = 0.45
+
+
+def _volume(photo: Photo) -> np.ndarray:
+    """Fuller hair: the hair pushed outward from the head (a liquify starting at the
+    hairline: the face is untouched), set over the photo's own background, then its light
+    and shade deepened a little."""
+    regions = photo.regions
+    frame = head_frame(regions)
+    box = crop_box(frame, VOLUME_REACH, photo.pixels.shape)
+    rows = np.arange(box[0].start, box[0].stop, dtype=np.float32)[:, None]
+    cols = np.arange(box[1].start, box[1].stop, dtype=np.float32)[None, :]
+    rho = frame.rho(rows, cols) + np.float32(1e-4)
+    upward = smoothstep((frame.cy - rows) / (frame.ay * rho), -0.15, 0.45)
+    start = frame.hairline - 0.04
+    gain = min(VOLUME_GAIN, VOLUME_MAX_SLOPE * (1.1 - start) / 1.5)
+    rise = smoothstep(rho, start, 1.1)
+    fall = 1.0 - smoothstep(rho, 1.25, VOLUME_REACH)
+    ratio = 1.0 - gain * rise * fall * upward / rho
+    map_x = (frame.cx + (cols - frame.cx) * ratio - box[1].start).astype(np.float32)
+    map_y = (frame.cy + (rows - frame.cy) * ratio - box[0].start).astype(np.float32)
+
+    def warp(values: np.ndarray) -> np.ndarray:
+        return colour.remapped(values[box], map_x, map_y)
+
+    crop = photo.pixels[box]
+    warped = warp(photo.pixels)
+    hair = warp(regions.hair)
+    lab = colour.to_lab(warped)
     light = lab[..., 0]
-    base = colour.gaussian(light, 0.06 * regions.face_box.w)
-    lab[..., 0] = np.clip(base + (light - base) * 2.0 + 4.0, 0, 100)
-    lab[..., 1:] *= 1.1
-    return colour.from_lab(lab)
+    base = colour.gaussian(light, 0.05 * regions.face_box.w)
+    lab[..., 0] = np.clip(base + (light - base) * 1.6 + 3.0, 0, 100)
+    lab[..., 1:] *= 1.08
+    toned = colour.mix(warped, colour.from_lab(lab), hair)
+    result = photo.pixels.copy()
+    result[box] = colour.mix(crop, toned, warp(regions.subject))
+    return result
 
 
-def _blonde(crop: np.ndarray, origin: tuple[int, int], regions: Regions) -> np.ndarray:
+def _blonde_tone(crop: np.ndarray, origin: tuple[int, int], regions: Regions) -> np.ndarray:
     """Lightness lifted to a golden-blonde level, texture kept; colour moved to gold."""
     lab = colour.to_lab(crop)
     light = lab[..., 0]
@@ -105,48 +189,85 @@ def _blonde(crop: np.ndarray, origin: tuple[int, int], regions: Regions) -> np.n
     ]
     inside = mask > 0.5
     mean = float(light[inside].mean()) if inside.any() else float(light.mean())
-    lab[..., 0] = np.clip(68.0 + (light - mean) * 1.2, 20, 96)
-    lab[..., 1] = 6.0 + lab[..., 1] * 0.25
-    lab[..., 2] = 34.0 + lab[..., 2] * 0.25
+    lab[..., 0] = np.clip(70.0 + (light - mean) * 1.1, 24, 95)
+    lab[..., 1] = 5.0 + lab[..., 1] * 0.25
+    lab[..., 2] = 36.0 + lab[..., 2] * 0.25
     return colour.from_lab(lab)
+
+
+STRANDS_AROUND = 26
 
 
 def _streaks(crop_shape: tuple[int, int], origin: tuple[int, int], regions: Regions):
-    """Thin, wavy, roughly vertical strands (0–1), sized by the face, not the photo."""
-    box = regions.face_box
-    rows = (np.arange(crop_shape[0], dtype=np.float32)[:, None] + origin[0] - box.y) / box.h
-    cols = (np.arange(crop_shape[1], dtype=np.float32)[None, :] + origin[1] - box.x) / box.w
-    phase = cols * 7.0 + 0.25 * np.sin(rows * 5.0) + 0.6 * np.sin(cols * 2.3 + 1.0)
-    strands = (0.5 + 0.5 * np.sin(2 * np.pi * phase)) ** 4
-    variation = 0.6 + 0.4 * np.sin(2 * np.pi * (cols * 2.9 + 0.4))
-    return strands * variation
+    """Wavy strands (0–1) fanning out from the crown, as hair falls, sized by the head."""
+    frame = head_frame(regions)
+    crown_y = frame.cy - 0.8 * frame.ay
+    rows = np.arange(crop_shape[0], dtype=np.float32)[:, None] + origin[0]
+    cols = np.arange(crop_shape[1], dtype=np.float32)[None, :] + origin[1]
+    angle = np.arctan2(cols - frame.cx, rows - crown_y + 0.15 * frame.ay)
+    reach = np.hypot(cols - frame.cx, rows - crown_y) / frame.ay
+    phase = angle * (STRANDS_AROUND / (2 * np.pi)) + 0.35 * np.sin(reach * 6.0 + angle * 2.0)
+    strands = (0.5 + 0.5 * np.sin(2 * np.pi * phase)) ** 2
+    fine = (0.5 + 0.5 * np.sin(2 * np.pi * (phase * 2.3 + 0.3 * np.sin(reach * 9.0)))) ** 3
+    variation = 0.7 + 0.3 * np.sin(angle * 5.0 + 0.7) * np.cos(reach * 3.0)
+    return np.clip((1.0 * strands + 0.3 * fine) * variation, 0.0, 1.0)
 
 
-def _highlights(crop: np.ndarray, origin: tuple[int, int], regions: Regions) -> np.ndarray:
+def _highlights_tone(crop: np.ndarray, origin: tuple[int, int], regions: Regions):
+    """Honey-coloured strands: lifted towards a caramel-blonde lightness (dark hair) or
+    warmed to gold (light hair), strongest on the hair's own lit fibres."""
     lab = colour.to_lab(crop)
-    streaks = _streaks(crop.shape[:2], origin, regions)
-    lab[..., 0] = np.clip(lab[..., 0] + 36.0 * streaks, 0, 100)
-    lab[..., 2] += 14.0 * streaks
-    lab[..., 1] += 3.0 * streaks
+    light = lab[..., 0]
+    fibres = light - colour.gaussian(light, 0.02 * regions.face_box.w)
+    lit = np.clip(0.85 + fibres / 15.0, 0.5, 1.25)
+    weight = np.clip(_streaks(crop.shape[:2], origin, regions) * lit, 0.0, 1.0)
+    lift = np.maximum(74.0 - light, 12.0)
+    lab[..., 0] = np.clip(light + weight * lift, 0, 100)
+    lab[..., 1] += weight * (10.0 - 0.4 * lab[..., 1])
+    lab[..., 2] += weight * (38.0 - 0.4 * lab[..., 2])
     return colour.from_lab(lab)
 
 
-def _polished(crop: np.ndarray, origin: tuple[int, int], regions: Regions) -> np.ndarray:
-    """Smoothed flyaways and frizz, and a band of shine across the crown."""
-    box = regions.face_box
-    smooth = colour.smoothed(crop, 1.0, box.w)
-    lab = colour.to_lab(smooth)
+def _polished_tone(crop: np.ndarray, origin: tuple[int, int], regions: Regions):
+    """Sleek hair: frizz smoothed (the strands' finest detail partly kept), colour
+    deepened, a glossy band of shine that follows the curve of the head (softer on light
+    hair, which would only glare), and grey hair toned silver."""
+    frame = head_frame(regions)
+    smooth = colour.smoothed(crop, 1.3, regions.face_box.w).astype(np.float32)
+    original = crop.astype(np.float32)
+    strands = original - colour.gaussian(original, max(0.8, 0.004 * frame.ax))
+    lab = colour.to_lab(colour.as_uint8(smooth + 0.3 * strands))
     rows = np.arange(crop.shape[0], dtype=np.float32)[:, None] + origin[0]
-    shine = np.exp(-(((rows - (box.y - 0.3 * box.h)) / (0.22 * box.h)) ** 2))
-    lab[..., 0] = np.clip(lab[..., 0] * 1.06 + 14.0 * shine, 0, 100)
-    lab[..., 1:] *= 1.1
+    cols = np.arange(crop.shape[1], dtype=np.float32)[None, :] + origin[1]
+    rho = frame.rho(rows, cols)
+    upward = smoothstep((frame.cy - rows) / (frame.ay * (rho + 1e-4)), 0.15, 0.65)
+    gloss_at = 0.45 * frame.hairline + 0.55
+    shine = np.exp(-(((rho - gloss_at) / 0.11) ** 2)) * upward
+    light = lab[..., 0]
+    deeper = light - 20.0 * (1.0 - light / 100.0) * (light / 100.0)
+    lab[..., 0] = np.clip(deeper + shine * (36.0 - 0.32 * light), 0, 100)
+    lab[..., 1:] *= 1.15
+    # Grey and white hair toned silver (its yellow cast taken out), as a stylist would.
+    lab[..., 2] -= smoothstep(light, 55.0, 80.0) * np.clip(lab[..., 2], 0.0, 10.0)
     return colour.from_lab(lab)
+
+
+_blonde = in_hair(_blonde_tone)
+_highlights = in_hair(_highlights_tone)
+_polished = in_hair(_polished_tone)
 
 
 # --- Outfit ------------------------------------------------------------------------------
 
 
-def outfit_edit(change: Callable[[np.ndarray, tuple[int, int], Regions], np.ndarray]) -> Edit:
+def outfit_edit(change: Edit) -> Edit:
+    """A preset of the Outfit tab (``change`` works on the whole photo and its outfit mask)."""
+    return change
+
+
+def in_outfit(change: Callable[[np.ndarray, tuple[int, int], Regions], np.ndarray]) -> Edit:
+    """``change(crop, origin, regions)`` applied to the clothes, through their soft mask."""
+
     def run(photo: Photo) -> np.ndarray:
         regions = photo.regions
         return colour.edit_in_region(
@@ -156,51 +277,162 @@ def outfit_edit(change: Callable[[np.ndarray, tuple[int, int], Regions], np.ndar
     return run
 
 
-def _professional(crop: np.ndarray, origin: tuple[int, int], regions: Regions) -> np.ndarray:
-    """Muted and darkened towards navy and charcoal, the fabric's folds kept."""
+@dataclass(frozen=True)
+class Suit:
+    """The colours (Lab) of a drawn suit: cloth, shirt and tie; the lapels' sheen (L)."""
+
+    cloth: tuple[float, float, float]
+    shirt: tuple[float, float, float]
+    tie: tuple[float, float, float]
+    sheen: float
+
+
+# A black-tie dinner jacket: near-black cloth, satin lapels, white shirt, black tie.
+FORMAL = Suit(cloth=(13.0, 0.5, -2.5), shirt=(94.0, 0.0, -1.5), tie=(9.0, 0.5, -2.0), sheen=10.0)
+# A business suit: navy cloth, light blue shirt, burgundy tie.
+BUSINESS = Suit(
+    cloth=(22.0, 2.0, -20.0), shirt=(90.0, -2.0, -8.0), tie=(27.0, 32.0, 11.0), sheen=3.0
+)
+
+CLOTH_SEED = 7
+
+
+def _cloth_grain(shape: tuple[int, int]) -> np.ndarray:
+    """A faint, fixed woven texture (L units), so the cloth does not look painted."""
+    rng = np.random.default_rng(CLOTH_SEED)
+    grain = rng.standard_normal(shape, dtype=np.float32)
+    return colour.gaussian(grain, 0.7) * np.float32(1.6)
+
+
+def _shading(
+    light: np.ndarray, origin: tuple[int, int], regions: Regions, scale: float, depth: float
+) -> tuple[np.ndarray, np.ndarray]:
+    """The clothes' folds (detail about ``scale`` face widths, about ``depth`` L deep
+    whatever the garment's own contrast) and the light across them, for new cloth.
+
+    Light things on the clothes (a shirt front, a badge) are first pulled down to the
+    garment's usual lightness, and thin ones (a badge's rim, a cord) taken out, so they do
+    not show through the new cloth; broad shadows and folds stay.
+    """
+    fw = regions.head.face_width
+    worn = regions.outfit[
+        origin[0] : origin[0] + light.shape[0], origin[1] : origin[1] + light.shape[1]
+    ]
+    inside = worn > 0.5
+    usual = float(np.median(light[inside])) if inside.any() else float(light.mean())
+    light = colour.despeckled(np.minimum(light, usual + 6.0), fw, 0.12)
+    broad = colour.gaussian(light, 0.35 * fw)
+    typical = float((broad * worn).sum() / max(float(worn.sum()), 1.0))
+    folds = colour.gaussian(light, scale * fw) - broad
+    spread = float(np.sqrt((folds**2 * worn).sum() / max(float(worn.sum()), 1.0)))
+    folds = np.clip(folds * min(1.5, depth / max(spread, 1e-3)), -2.5 * depth, depth)
+    return folds, np.clip(broad - typical, -12.0, 12.0)
+
+
+def _suit_layer(crop: np.ndarray, origin: tuple[int, int], regions: Regions, suit: Suit):
+    """A suit drawn over the clothes: a V opening at the neck over a shirt and tie, the
+    lapels along it, the jacket closed below; the clothes' own folds and light kept."""
+    head = regions.head
+    fw, fh = head.face_width, head.face_height
+    rows = np.arange(crop.shape[0], dtype=np.float32)[:, None] + origin[0]
+    across = np.abs(np.arange(crop.shape[1], dtype=np.float32)[None, :] + origin[1] - head.chin_x)
+    soft = max(1.0, 0.008 * fw)
+    collar = head.chin_y + 0.2 * fh
+    apex = head.chin_y + 1.45 * fh
+    closing = np.clip((apex - rows) / (apex - collar), 0.0, 1.0)
+    opening = 0.3 * fw * closing + np.clip(collar - rows, 0.0, None) * 0.6
+    lapel = opening + 0.42 * fw * closing**0.8
+    above_apex = smoothstep(apex - rows, -soft, soft)
+    shirt = smoothstep(opening - across, -soft, soft) * above_apex
+    lapels = smoothstep(lapel - across, -soft, soft) * (1.0 - shirt) * above_apex
+    knot = rows < collar + 0.12 * fh
+    tie_half = np.where(
+        knot, 0.085 * fw, 0.065 * fw + 0.075 * fw * (rows - collar) / (apex - collar)
+    )
+    tie = smoothstep(tie_half - across, -soft, soft) * smoothstep(
+        rows - collar + 0.06 * fh, 0, soft
+    )
+
     lab = colour.to_lab(crop)
-    lab[..., 0] = lab[..., 0] * 0.45 + 6.0
-    lab[..., 1] = lab[..., 1] * 0.2 + 1.0
-    lab[..., 2] = lab[..., 2] * 0.2 - 14.0
-    return colour.from_lab(lab)
+    folds, lighting = _shading(lab[..., 0], origin, regions, 0.02, 6.0)
+    edge = np.exp(-(((across - lapel) / (0.018 * fw)) ** 2)) * above_apex * (closing > 0)
+    front = np.exp(-((across / (0.012 * fw)) ** 2)) * (1.0 - above_apex)
+    cloth_light = (
+        suit.cloth[0]
+        + 0.5 * folds
+        + 0.2 * lighting
+        + _cloth_grain(crop.shape[:2])
+        + lapels * suit.sheen
+        - 8.0 * edge
+        - 6.0 * front
+    )
+    shade = np.exp(-(((opening - across) / (0.05 * fw)) ** 2))
+    shirt_light = suit.shirt[0] + 0.2 * np.clip(folds, -25.0, 4.0) - 14.0 * shade
+    tie_light = suit.tie[0] + 0.3 * folds + 6.0 * np.exp(-((across / (0.03 * fw)) ** 2))
+
+    out = np.empty_like(lab)
+    for channel, values in enumerate((cloth_light, suit.cloth[1], suit.cloth[2])):
+        out[..., channel] = values
+    shirt_lab = (shirt_light, suit.shirt[1], suit.shirt[2])
+    tie_lab = (tie_light, suit.tie[1], suit.tie[2])
+    tie_weight = tie * shirt
+    for channel in range(3):
+        out[..., channel] += (shirt_lab[channel] - out[..., channel]) * shirt
+        out[..., channel] += (tie_lab[channel] - out[..., channel]) * tie_weight
+    out[..., 0] = np.clip(out[..., 0], 0, 100)
+    return colour.from_lab(out)
 
 
-def _casual(crop: np.ndarray, origin: tuple[int, int], regions: Regions) -> np.ndarray:
-    """Warmer, lighter and more colourful."""
-    lab = colour.to_lab(crop)
-    lab[..., 0] = np.clip(lab[..., 0] * 0.92 + 9.0, 0, 100)
-    lab[..., 1] = lab[..., 1] * 1.4 + 7.0
-    lab[..., 2] = lab[..., 2] * 1.4 + 22.0
-    return colour.from_lab(lab)
+def suited(suit: Suit) -> Edit:
+    """The suit drawn over the clothes, blended through their soft mask."""
+    return in_outfit(lambda crop, origin, regions: _suit_layer(crop, origin, regions, suit))
 
 
-def _jacket(crop: np.ndarray, origin: tuple[int, int], regions: Regions) -> np.ndarray:
-    """Dark charcoal sides with a V opening over a lighter shirt front."""
-    box = regions.face_box
+# A heather-blue knit.
+SWEATER = (54.0, -4.0, -22.0)
+
+
+def _casual_tone(crop: np.ndarray, origin: tuple[int, int], regions: Regions) -> np.ndarray:
+    """A crew-neck sweater over the clothes: a soft heather-blue knit with a ribbed round
+    neckline below the neck (the shirt's collar may show above it), the body's folds kept."""
+    head = regions.head
+    fw, fh = head.face_width, head.face_height
     rows = np.arange(crop.shape[0], dtype=np.float32)[:, None] + origin[0]
     cols = np.arange(crop.shape[1], dtype=np.float32)[None, :] + origin[1]
-    chin = box.y + 1.2 * box.h
-    opening = 0.12 * box.w + 0.3 * np.clip(rows - chin, 0, None)
-    opening = np.minimum(opening, 0.45 * box.w)
-    sides = smoothstep(np.abs(cols - box.centre_x) - opening, 0.0, 0.06 * box.w)
+    across = (cols - head.chin_x) / (0.5 * fw)
+    neckline = head.chin_y + 0.22 * fh + 0.28 * fh * (1.0 - across**2)
+    soft = max(2.5, 0.04 * fw)
+    below = smoothstep(rows - neckline, -soft, soft)
+    depth = rows - neckline
+    band = smoothstep(depth, 0.0, soft) * (1.0 - smoothstep(depth, 0.09 * fh, 0.09 * fh + soft))
+
     lab = colour.to_lab(crop)
-    light = lab[..., 0]
-    jacket = np.empty_like(lab)
-    jacket[..., 0] = 20.0 + (light - float(light.mean())) * 0.35
-    jacket[..., 1] = lab[..., 1] * 0.15
-    jacket[..., 2] = lab[..., 2] * 0.15 - 4.0
-    shirt = lab.copy()
-    shirt[..., 0] = np.clip(light * 0.85 + 18.0, 0, 100)
-    shirt[..., 1:] *= 0.3
-    mixed = shirt + (jacket - shirt) * sides[..., None]
-    return colour.from_lab(mixed)
+    folds, lighting = _shading(lab[..., 0], origin, regions, 0.03, 8.0)
+    ribs = np.sin(cols * (2 * np.pi / max(3.0, 0.03 * fw)))
+    knit = _cloth_grain(crop.shape[:2]) * 1.3 + 1.2 * ribs * band
+    knit_light = SWEATER[0] + 0.8 * folds + 0.3 * lighting + knit - 7 * band
+    sweater = np.empty_like(lab)
+    sweater[..., 0] = np.clip(knit_light, 0, 100)
+    sweater[..., 1] = SWEATER[1]
+    sweater[..., 2] = SWEATER[2] + 0.08 * (knit_light - SWEATER[0])
+    return colour.mix(crop, colour.from_lab(sweater), below)
 
 
-def _clothing_colours(crop: np.ndarray, origin: tuple[int, int], regions: Regions):
-    """Richer colour (vibrance) and a little clarity."""
-    vivid = colour.vibrance(colour.saturation(crop, 1.35), 0.9)
-    clear = colour.unsharp(vivid, 0.05 * regions.face_box.w, 0.6)
-    return colour.contrast(clear, 1.15)
+def _clothing_colours_tone(crop: np.ndarray, origin: tuple[int, int], regions: Regions):
+    """Richer colour (vibrance and saturation), livelier mid-tones, a little clarity;
+    black stays black and white stays white."""
+    vivid = colour.vibrance(colour.saturation(crop, 1.5), 1.4)
+    clear = colour.unsharp(vivid, 0.05 * regions.face_box.w, 0.7)
+    lab = colour.to_lab(clear)
+    light = lab[..., 0] / 100.0
+    lab[..., 0] = 100.0 * np.clip(light + 0.6 * light * (1.0 - light) * (light - 0.35), 0, 1)
+    return colour.from_lab(lab)
+
+
+_professional = suited(BUSINESS)
+_jacket = suited(FORMAL)
+_casual = in_outfit(_casual_tone)
+_clothing_colours = in_outfit(_clothing_colours_tone)
 
 
 # --- Face, whole photo, upscale ------------------------------------------------------------

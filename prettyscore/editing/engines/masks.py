@@ -62,6 +62,22 @@ class FaceBox:
         return self.y + self.h / 2
 
 
+@dataclass(frozen=True)
+class Head:
+    """Where the head sits, in the photo's pixels: the face's midline at the chin, the
+    chin's and the ears' rows, the face's width and the top of the forehead."""
+
+    chin_x: float
+    chin_y: float
+    cheek_y: float
+    face_width: float
+    forehead_y: float
+
+    @property
+    def face_height(self) -> float:
+        return max(self.chin_y - self.forehead_y, 1.0)
+
+
 def work_copy(image: np.ndarray, long_side: int = WORK_LONG_SIDE) -> tuple[np.ndarray, float]:
     """A copy with long side at most ``long_side``, and the factor it was scaled by."""
     factor = min(1.0, long_side / max(image.shape[:2]))
@@ -348,6 +364,20 @@ class Regions:
         outside_face = 1.0 - self.small_face
         not_skin = 1.0 - self.small_skin
         return (below_jaw * outside_face * not_skin * self.small_subject).astype(np.float32)
+
+    @functools.cached_property
+    def head(self) -> Head:
+        """The head's landmarks in the photo's pixels (from the face box without a mesh)."""
+        chin, cheeks, face_width = self._chin_and_cheeks()
+        box = self.small_box
+        chin_x, forehead = box.centre_x, box.y
+        if self.small_landmarks is not None:
+            chin_x = float(self.small_landmarks[fp.MENTON, 0])
+            forehead = float(self.small_landmarks[fp.FOREHEAD_TOP, 1])
+        scale = 1.0 / self.factor
+        return Head(
+            chin_x * scale, chin * scale, cheeks * scale, face_width * scale, forehead * scale
+        )
 
     # --- full-size masks
 
