@@ -6,7 +6,7 @@ is not the subject, the hair presets work above and around the face, the outfit 
 below the chin. The upscale preset enlarges to a 3840-pixel long side (Lanczos, then an
 unsharp mask).
 
-Custom prompts are read for keywords (``KEYWORD_EDITS``); several combine, applied in
+Custom prompts are read for keywords (``understanding.KEYWORD_EDITS``); several combine, applied in
 a fixed order whatever the order of the words. A prompt with none is refused with
 ``messages.EDIT_NOT_SUPPORTED`` (code ``unsupported_edit``: no free edit is used).
 
@@ -16,7 +16,6 @@ fixed seeds.
 
 from __future__ import annotations
 
-import re
 from collections.abc import Callable
 from dataclasses import dataclass
 
