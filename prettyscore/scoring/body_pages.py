@@ -28,6 +28,7 @@ from prettyscore.ui.components import (
 from prettyscore.ui.layout import page_layout
 from prettyscore.ui.score import breakdown_bars, score_circle
 from prettyscore.ui.share import share_button
+from prettyscore.ui.upload_watch import WATCH_UPLOADS, upload_outcome
 
 State = BodyScoreState
 
@@ -61,10 +62,12 @@ CROSS_LINKS = {
 
 _ON_DROP = {
     upload_id: [
+        WATCH_UPLOADS,
         State.upload_started(ACCEPTED_DROP_COUNT),
         State.choose_photo(
             rx.upload_files(upload_id=upload_id, on_upload_progress=State.upload_progress)
         ),
+        upload_outcome(State.upload_ended),
     ]
     for upload_id in (GALLERY_UPLOAD_ID, CAMERA_UPLOAD_ID)
 }

@@ -124,6 +124,16 @@ class BodyScoreState(AuthState):
             self.upload_percent = max(0, min(100, int(share * 100)))
 
     @rx.event
+    def upload_ended(self, ok: bool):
+        """The browser's word that the chosen photo's upload is over (``ok`` False: the
+        network, or the server, dropped it before the photo arrived): end 'Processing...'
+        and say so. Had the photo arrived, ``choose_photo`` would have ended it already."""
+        if ok is True or not self.uploading:
+            return None
+        self.uploading, self.upload_percent = False, 0
+        return rx.toast.error(messages.UPLOAD_FAILED)
+
+    @rx.event
     async def choose_photo(self, files: list[rx.UploadFile]):
         """From the gallery or the camera: check the photo and keep it for this session."""
         try:

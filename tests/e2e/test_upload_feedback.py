@@ -209,6 +209,21 @@ def test_an_upload_the_network_drops_clears_processing_and_says_so(
     expect(page.get_by_role("img", name="Your chosen photo")).to_be_visible()
 
 
+def test_an_upload_the_network_drops_on_the_pet_page_clears_processing(page, app_server, files):
+    """The feet, hands and pet pages share one drop chain: the pet page stands for them."""
+    new_member(page, app_server.base_url, "pet-dropped")
+    open_page(page, f"{app_server.base_url}/pet-upload")
+    page.route("**/_upload**", lambda route: route.abort("internetdisconnected"))
+    file_input(page, "upload-zone").set_input_files(str(files["cat"]))
+    exactly_one_notice(page, messages.UPLOAD_FAILED)
+    expect(page.get_by_text(messages.PROCESSING)).to_have_count(0)
+    expect(page.get_by_role("img", name="Your chosen photo")).to_have_count(0)
+    page.unroute("**/_upload**")
+    # Another file: the picker ignores the very file it already holds.
+    file_input(page, "upload-zone").set_input_files(str(files["portrait"]))
+    expect(page.get_by_role("img", name="Your chosen photo")).to_be_visible()
+
+
 # -- one bad file, one notice -----------------------------------------------------------
 @pytest.mark.parametrize(
     ("path", "test_id"), [("/", "home-upload-zone"), ("/upload", "upload-zone")]

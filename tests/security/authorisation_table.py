@@ -316,6 +316,7 @@ HANDLERS: dict[str, Rule] = {
     "BodyScoreState.change_photo": Rule(EVERYONE),
     "BodyScoreState.reject_drop": Rule(EVERYONE, args=lambda w: (["file-too-large"],)),
     "BodyScoreState.upload_started": Rule(EVERYONE, args=lambda w: (1,)),
+    "BodyScoreState.upload_ended": Rule(EVERYONE, args=lambda w: (False,)),
     "BodyScoreState.upload_progress": Rule(EVERYONE, args=lambda w: ({"progress": 0.5},)),
     "BodyScoreState.analyse": Rule(EVERYONE, skip=BACKGROUND),
     "BodyScoreState.open_results": Rule(EVERYONE, args=lambda w: ("feet",)),
