@@ -139,9 +139,14 @@ def test_a_member_takes_the_test_retakes_it_and_buys_the_detailed_analysis(page,
 
     # Buy: the test checkout, then the detailed report back on the page.
     page.get_by_role("button", name=messages.PERSONALITY_GET_DETAILED).click()
-    page.get_by_test_id("detailed-purchase").get_by_role(
-        "button", name=messages.PERSONALITY_BUY
-    ).click()
+    purchase = page.get_by_test_id("detailed-purchase")
+    # On a small phone the offer, its promo code field and its button fit the screen.
+    desktop = page.viewport_size
+    page.set_viewport_size({"width": 360, "height": 800})
+    expect(purchase.get_by_role("textbox", name=messages.PROMO_CODE_FIELD)).to_be_visible()
+    assert page.evaluate("document.documentElement.scrollWidth <= window.innerWidth")
+    page.set_viewport_size(desktop)
+    purchase.get_by_role("button", name=messages.PERSONALITY_BUY).click()
     page.wait_for_url(re.compile(r"/checkout/test/?\?session=cs_test_local_\w+$"))
     checkout = page.get_by_test_id("test-checkout")
     expect(checkout.get_by_test_id("checkout-item")).to_have_text(

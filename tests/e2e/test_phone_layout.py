@@ -194,6 +194,7 @@ def contact_dialog(page, kind: str) -> list[str]:
     contact.first.click()
     dialog = page.get_by_role("dialog")
     expect(dialog).to_be_visible()
+    expect(dialog.get_by_role("textbox", name=messages.PROMO_CODE_FIELD)).to_be_visible()
     return fits_on_screen(page, dialog, "the contact dialog") + overflows_at_each_width(
         page, "/leaderboard with the contact dialog open"
     )
