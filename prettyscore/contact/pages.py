@@ -48,50 +48,58 @@ def _answer_buttons(entry: InboxEntry) -> rx.Component:
     )
 
 
-def _request_card(entry: InboxEntry) -> rx.Component:
+def _request_frame(
+    who: rx.Component,
+    status: rx.Component,
+    message: rx.Component,
+    figures: list[rx.Component],
+    action: rx.Component,
+    test_id: str,
+) -> rx.Component:
+    """One contact request as a card, the same on both sides: who and its status, the
+    message, rank and fee (with the contestant's share where it is theirs), the action."""
     return card(
         rx.vstack(
-            rx.hstack(
-                rx.text(
-                    messages.CONTACT_FROM.format(requester=entry.requester),
-                    weight="bold",
-                    data_testid="contact-requester",
-                ),
-                _status_badge(entry),
-                justify="between",
-                width="100%",
-                wrap="wrap",
-            ),
-            rx.text(entry.message, white_space="pre-wrap", data_testid="contact-request-message"),
-            rx.hstack(
-                rx.badge(messages.CONTACT_RANK.format(rank=entry.rank)),
-                rx.text(messages.CONTACT_FEE.format(fee=entry.fee), size="2"),
-                rx.text(
-                    messages.CONTACT_YOUR_SHARE.format(share=entry.share),
-                    size="2",
-                    weight="bold",
-                    data_testid="contact-request-share",
-                ),
-                spacing="3",
-                align="center",
-                wrap="wrap",
-            ),
-            rx.cond(
-                entry.status == "pending",
-                _answer_buttons(entry),
-                link_button(
-                    messages.CONTACT_OPEN_CHAT,
-                    f"/messages/{entry.id}",
-                    "message-circle",
-                    size="2",
-                ),
-            ),
+            rx.hstack(who, status, justify="between", width="100%", wrap="wrap"),
+            message,
+            rx.hstack(*figures, spacing="3", align="center", wrap="wrap"),
+            action,
             spacing="3",
             width="100%",
         ),
         padding="1.25rem",
         width="100%",
-        data_testid="contact-request",
+        data_testid=test_id,
+    )
+
+
+def _request_card(entry: InboxEntry) -> rx.Component:
+    return _request_frame(
+        rx.text(
+            messages.CONTACT_FROM.format(requester=entry.requester),
+            weight="bold",
+            data_testid="contact-requester",
+        ),
+        _status_badge(entry),
+        rx.text(entry.message, white_space="pre-wrap", data_testid="contact-request-message"),
+        [
+            rx.badge(messages.CONTACT_RANK.format(rank=entry.rank)),
+            rx.text(messages.CONTACT_FEE.format(fee=entry.fee), size="2"),
+            rx.text(
+                messages.CONTACT_YOUR_SHARE.format(share=entry.share),
+                size="2",
+                weight="bold",
+                data_testid="contact-request-share",
+            ),
+        ],
+        rx.cond(
+            entry.status == "pending",
+            _answer_buttons(entry),
+            link_button(
+                messages.CONTACT_OPEN_CHAT, f"/messages/{entry.id}", "message-circle", size="2"
+            ),
+        ),
+        "contact-request",
     )
 
 
@@ -113,37 +121,23 @@ def _sent_status(entry: SentEntry) -> rx.Component:
 
 
 def _sent_card(entry: SentEntry) -> rx.Component:
-    return card(
-        rx.vstack(
-            rx.hstack(
-                rx.text(
-                    messages.CONTACT_TO.format(contestant=entry.contestant),
-                    weight="bold",
-                    data_testid="sent-request-contestant",
-                ),
-                _sent_status(entry),
-                justify="between",
-                width="100%",
-                wrap="wrap",
-            ),
-            rx.text(entry.message, white_space="pre-wrap", data_testid="sent-request-message"),
-            rx.hstack(
-                rx.badge(messages.CONTACT_RANK.format(rank=entry.rank)),
-                rx.text(messages.CONTACT_FEE.format(fee=entry.fee), size="2"),
-                spacing="3",
-                align="center",
-                wrap="wrap",
-            ),
-            rx.cond(
-                entry.chat_url != "",
-                link_button(messages.CONTACT_OPEN_CHAT, entry.chat_url, "message-circle", size="2"),
-            ),
-            spacing="3",
-            width="100%",
+    return _request_frame(
+        rx.text(
+            messages.CONTACT_TO.format(contestant=entry.contestant),
+            weight="bold",
+            data_testid="sent-request-contestant",
         ),
-        padding="1.25rem",
-        width="100%",
-        data_testid="sent-request",
+        _sent_status(entry),
+        rx.text(entry.message, white_space="pre-wrap", data_testid="sent-request-message"),
+        [
+            rx.badge(messages.CONTACT_RANK.format(rank=entry.rank)),
+            rx.text(messages.CONTACT_FEE.format(fee=entry.fee), size="2"),
+        ],
+        rx.cond(
+            entry.chat_url != "",
+            link_button(messages.CONTACT_OPEN_CHAT, entry.chat_url, "message-circle", size="2"),
+        ),
+        "sent-request",
     )
 
 
