@@ -12,8 +12,10 @@ from typing import Protocol
 
 import numpy as np
 
+from prettyscore.scoring import kinds
+
 # The breakdown the results page and the saved photo show, in this order.
-BREAKDOWN_KEYS = ("symmetry", "skinQuality", "facialHarmony")
+BREAKDOWN_KEYS = kinds.BREAKDOWN_KEYS[kinds.FACE]
 
 MIN_SCORE = 1.0
 MAX_SCORE = 10.0
@@ -120,12 +122,10 @@ class BodyAnalysis:
     measures: dict[str, float] = field(default_factory=dict)
 
     def __post_init__(self) -> None:
-        from prettyscore.scoring.kinds import BREAKDOWN_KEYS
-
         if not MIN_SCORE <= self.score <= MAX_SCORE:
             raise ValueError(f"score {self.score} outside {MIN_SCORE}–{MAX_SCORE}")
-        if tuple(self.breakdown) != BREAKDOWN_KEYS[self.kind]:
-            raise ValueError(f"breakdown keys must be {BREAKDOWN_KEYS[self.kind]}")
+        if tuple(self.breakdown) != kinds.BREAKDOWN_KEYS[self.kind]:
+            raise ValueError(f"breakdown keys must be {kinds.BREAKDOWN_KEYS[self.kind]}")
         if any(not 0.0 <= value <= 10.0 for value in self.breakdown.values()):
             raise ValueError(f"breakdown values must be 0–10: {self.breakdown}")
 

@@ -33,11 +33,9 @@ from __future__ import annotations
 import math
 from dataclasses import dataclass
 
-from prettyscore.scoring.engines.base import MeasureNote, one_decimal
+from prettyscore.scoring.engines.base import BREAKDOWN_KEYS, MeasureNote, one_decimal
 
-SYMMETRY = "symmetry"
-SKIN = "skinQuality"
-HARMONY = "facialHarmony"
+SYMMETRY, SKIN, HARMONY = BREAKDOWN_KEYS
 
 SCORE_FLOOR = 1.0
 SCORE_RANGE = 9.0
