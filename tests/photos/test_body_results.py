@@ -13,12 +13,13 @@ from skimage import data as skdata
 from sqlmodel import select
 
 from prettyscore.accounts import service as accounts
-from prettyscore.billing.models import FeatureUsage, Subscription
+from prettyscore.billing.models import Subscription
 from prettyscore.core import constants, messages
 from prettyscore.core.errors import PermissionDenied, ValidationFailed
 from prettyscore.core.media import MediaOwner, MediaStore, key_from_url
 from prettyscore.core.model_types import utcnow
 from prettyscore.gates import service as gates
+from prettyscore.gates.models import FeatureUsage
 from prettyscore.photos.models import Photo
 from prettyscore.photos.state import photo_card
 from prettyscore.scoring import body_service

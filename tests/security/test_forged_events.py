@@ -364,8 +364,8 @@ def test_every_handler_refuses_arguments_of_the_wrong_type_and_changes_nothing(d
 
 def test_a_forged_chat_message_stores_nothing(db, world):
     """The reported case: a null (or any non-text) message is refused, not stored."""
+    from prettyscore.chat.models import Message
     from prettyscore.chat.state import ChatState
-    from prettyscore.contact.models import Message
 
     async def forge() -> list:
         async with Reflex() as reflex:
