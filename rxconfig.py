@@ -4,10 +4,10 @@ import os
 
 import reflex as rx
 
-from prettyscore.core.security_headers import allowed_origins
 from prettyscore.core.settings import get_settings
 from prettyscore.ui.paint_first import PaintFirstPlugin
 from prettyscore.ui.theme import theme_plugin
+from prettyscore.web.security_headers import allowed_origins
 
 settings = get_settings()
 

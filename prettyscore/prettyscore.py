@@ -16,14 +16,8 @@ from prettyscore.billing import pages as billing_pages
 from prettyscore.billing.api import billing_routes
 from prettyscore.chat import pages as chat_pages
 from prettyscore.contact import pages as contact_pages
-from prettyscore.core.browser_key import give_browser_key
 from prettyscore.core.constants import MAX_UPLOAD_BYTES
-from prettyscore.core.event_arguments import guard_event_arguments
-from prettyscore.core.filled_pages import serve_filled_pages
-from prettyscore.core.page_paths import serve_pages_without_redirect
-from prettyscore.core.security_headers import security_headers
 from prettyscore.core.settings import get_settings
-from prettyscore.core.upload_limits import limit_request_body
 from prettyscore.dashboard import pages as dashboard_pages
 from prettyscore.editor import pages as editor_pages
 from prettyscore.leaderboard import pages as leaderboard_pages
@@ -39,6 +33,12 @@ from prettyscore.site import pages as site_pages
 from prettyscore.ui.backend_errors import backend_exception_handler
 from prettyscore.verification import pages as verification_pages
 from prettyscore.video import pages as video_pages
+from prettyscore.web.browser_key import give_browser_key
+from prettyscore.web.event_arguments import guard_event_arguments
+from prettyscore.web.filled_pages import serve_filled_pages
+from prettyscore.web.page_paths import serve_pages_without_redirect
+from prettyscore.web.security_headers import security_headers
+from prettyscore.web.upload_limits import limit_request_body
 
 # The theme (Radix, pink accent) is set on the Radix plugin in rxconfig.py.
 app = rx.App(
@@ -57,7 +57,7 @@ app = rx.App(
         serve_pages_without_redirect,
         # Upload bodies are cut off at the limit while they arrive.
         partial(limit_request_body, max_bytes=MAX_UPLOAD_BYTES),
-        # Every browser gets a key its tabs' states are bound to (core/browser_key.py).
+        # Every browser gets a key its tabs' states are bound to (web/browser_key.py).
         partial(give_browser_key, secure=get_settings().secure_cookies),
         # Outermost: every answer says who may frame it and what it may load.
         partial(security_headers, public_url=get_settings().public_url),

@@ -81,7 +81,7 @@ class RefreshToken(SQLModel, table=True):
 
 class BrowserSession(SQLModel, table=True):
     """The session a browser is signed in to: its current refresh token, found by the
-    SHA-256 of the browser's key (``core.browser_key``, an HttpOnly cookie).
+    SHA-256 of the browser's key (``web.browser_key``, an HttpOnly cookie).
 
     The browser never holds the refresh token, so no script in a page can read it: the
     server renews the browser's access token when the browser's event socket presents the

@@ -322,7 +322,7 @@ def _revoke(db: Session, session_ids: list[uuid.UUID], *, reason: str, now: date
 # ---------------------------------------------------------------------------
 # A page's scripts can read the cookies the app itself writes, so a browser does not keep
 # a refresh token: the server keeps which one is current for each browser, under the hash
-# of the browser's HttpOnly key (core.browser_key), and renews the browser's access token
+# of the browser's HttpOnly key (web.browser_key), and renews the browser's access token
 # when its event socket presents that key. Tabs of one browser share the key, so they
 # share the session, and a restarted server finds it in the database.
 

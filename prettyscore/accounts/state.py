@@ -2,7 +2,7 @@
 
 The browser keeps the session's short-lived access token in a cookie; its refresh token
 never reaches the browser. The server keeps it bound to the browser's HttpOnly key
-(``core.browser_key``, which no script can read) and renews the access token when the
+(``web.browser_key``, which no script can read) and renews the access token when the
 tab's event socket presents that key, so the session survives a reload, a new tab, or a
 restarted backend worker. Every page load and every protected action resolves the user
 on the server; nothing the browser sends besides its key and its access token decides
@@ -24,9 +24,9 @@ import reflex as rx
 from prettyscore.accounts import service
 from prettyscore.accounts.service import CurrentUser, SessionTokens
 from prettyscore.core import messages
-from prettyscore.core.browser_key import browser_key_from
 from prettyscore.core.db import run_in_session
 from prettyscore.core.settings import get_settings
+from prettyscore.web.browser_key import browser_key_from
 
 log = logging.getLogger(__name__)
 
@@ -65,7 +65,7 @@ class AuthState(rx.State):
     user_email: str = ""
     is_admin: bool = False
     session_checked: bool = False
-    # The key of the browser this tab's state serves (core.browser_key): a socket that
+    # The key of the browser this tab's state serves (web.browser_key): a socket that
     # does not present it is never treated as this tab's member.
     _browser_key: str = ""
 

@@ -23,7 +23,7 @@ from prettyscore.billing.state import format_date
 from prettyscore.core import messages
 from prettyscore.core.db import run_in_session
 from prettyscore.core.errors import DomainError
-from prettyscore.partners import admin as partners
+from prettyscore.partners import admin_service as partners
 from prettyscore.partners import programme
 from prettyscore.verification import service as verification
 

@@ -1,11 +1,11 @@
-"""Billing tables: subscriptions, checkouts, processed payment events, feature trials and usage."""
+"""Billing tables: subscriptions, checkouts and processed payment events."""
 
 from __future__ import annotations
 
 import uuid
 from datetime import datetime
 
-from sqlalchemy import Index, UniqueConstraint, false, text
+from sqlalchemy import Index, false, text
 from sqlmodel import Field, SQLModel
 
 from prettyscore.core.model_types import (
@@ -95,31 +95,3 @@ class PaymentEvent(SQLModel, table=True):
     event_type: str = Field(max_length=100)
     payload: dict = json_field()
     processed_at: datetime = created_at_field()
-
-
-class FeatureTrial(SQLModel, table=True):
-    """A member's free trials of one gated feature: how many they have activated, and how
-    many of those they have since used (an activated trial not yet used grants access)."""
-
-    __tablename__ = "feature_trials"
-    __table_args__ = (
-        UniqueConstraint("user_id", "feature_name", name="uq_feature_trials_user_feature"),
-    )
-
-    id: uuid.UUID = id_field()
-    user_id: uuid.UUID = foreign_key("users.id")
-    feature_name: str = Field(max_length=64)
-    trials_used: int = Field(default=0)
-    trials_consumed: int = Field(default=0, sa_column_kwargs={"server_default": "0"})
-    updated_at: datetime = created_at_field()
-
-
-class FeatureUsage(SQLModel, table=True):
-    """One use of a gated feature (record-feature-usage)."""
-
-    __tablename__ = "feature_usage"
-
-    id: uuid.UUID = id_field()
-    user_id: uuid.UUID = foreign_key("users.id")
-    feature_name: str = Field(max_length=64, index=True)
-    used_at: datetime = created_at_field()

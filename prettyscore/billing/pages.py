@@ -6,7 +6,7 @@ from __future__ import annotations
 import reflex as rx
 
 from prettyscore.billing.checkout import TEST_CHECKOUT_PATH
-from prettyscore.billing.promo_field import promo_code_field
+from prettyscore.billing.components import promo_code_field
 from prettyscore.billing.state import LocalCheckoutState, PremiumState
 from prettyscore.core import messages
 from prettyscore.ui import styles

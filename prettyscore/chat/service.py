@@ -16,7 +16,8 @@ from sqlalchemy import or_
 from sqlmodel import Session, col, select
 
 from prettyscore.accounts.models import User
-from prettyscore.contact.models import ContactRequest, Message
+from prettyscore.chat.models import Message
+from prettyscore.contact.models import ContactRequest
 from prettyscore.core import messages
 from prettyscore.core.errors import NotFound, PermissionDenied, ValidationFailed
 from prettyscore.core.member_limits import count_member_action

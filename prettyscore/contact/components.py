@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import reflex as rx
 
-from prettyscore.billing.promo_field import promo_code_field
+from prettyscore.billing.components import promo_code_field
 from prettyscore.contact.service import INBOX_PATH
 from prettyscore.contact.state import ContactState
 from prettyscore.core import messages

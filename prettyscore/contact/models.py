@@ -1,4 +1,4 @@
-"""Paid contact requests between members and ranked contestants, and their chat."""
+"""Paid contact requests between members and ranked contestants (their chat: chat.models)."""
 
 from __future__ import annotations
 
@@ -29,18 +29,4 @@ class ContactRequest(SQLModel, table=True):
     paid: bool = Field(default=False)
     payment_status: str = Field(default="pending_payment", max_length=24)
     status: str = Field(default="pending", max_length=12)  # pending | approved | denied
-    created_at: datetime = created_at_field()
-
-
-class Message(SQLModel, table=True):
-    """A chat message inside an approved contact request."""
-
-    __tablename__ = "messages"
-    __table_args__ = (Index("ix_messages_request_created", "contact_request_id", "created_at"),)
-
-    id: uuid.UUID = id_field()
-    contact_request_id: uuid.UUID = foreign_key("contact_requests.id", index=False)
-    sender_id: uuid.UUID = foreign_key("users.id")
-    receiver_id: uuid.UUID = foreign_key("users.id")
-    content: str = Field(max_length=5000)
     created_at: datetime = created_at_field()

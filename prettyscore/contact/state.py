@@ -14,7 +14,7 @@ import reflex as rx
 
 from prettyscore.accounts.state import AuthState
 from prettyscore.billing.checkout import CheckoutFailed
-from prettyscore.billing.promo_field import as_typed
+from prettyscore.billing.components import as_typed
 from prettyscore.contact import service
 from prettyscore.core import messages
 from prettyscore.core.db import run_in_session

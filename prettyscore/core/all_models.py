@@ -1,30 +1,31 @@
-"""Imports every area's tables so that SQLModel's metadata (and alembic) sees them all."""
+"""Imports every area's tables so that SQLModel's metadata (and alembic) sees them all.
+
+Each area keeps its tables in its own ``models.py`` (``prettyscore/<area>/models.py``);
+this module finds those modules by that name, so ``core`` names no area and a new area's
+tables are seen without a list to keep up to date.
+"""
+
+import importlib
+import importlib.util
+import pkgutil
+from types import ModuleType
 
 from sqlmodel import SQLModel
 
-from prettyscore.accounts import models as accounts_models
-from prettyscore.billing import models as billing_models
-from prettyscore.contact import models as contact_models
-from prettyscore.editing import models as editing_models
-from prettyscore.opportunities import models as opportunities_models
-from prettyscore.partners import models as partners_models
-from prettyscore.personality import models as personality_models
-from prettyscore.photos import models as photos_models
-from prettyscore.verification import models as verification_models
-from prettyscore.video import models as video_models
+import prettyscore
 
+
+def _area_models() -> tuple[ModuleType, ...]:
+    """Every ``prettyscore.<area>.models`` module, imported, in the areas' name order."""
+    names = (
+        f"{prettyscore.__name__}.{area.name}.models"
+        for area in sorted(pkgutil.iter_modules(prettyscore.__path__), key=lambda a: a.name)
+        if area.ispkg
+    )
+    return tuple(importlib.import_module(name) for name in names if importlib.util.find_spec(name))
+
+
+area_models = _area_models()
 metadata = SQLModel.metadata
 
-__all__ = [
-    "accounts_models",
-    "billing_models",
-    "contact_models",
-    "editing_models",
-    "metadata",
-    "opportunities_models",
-    "partners_models",
-    "personality_models",
-    "photos_models",
-    "verification_models",
-    "video_models",
-]
+__all__ = ["area_models", "metadata"]

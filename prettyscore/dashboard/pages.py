@@ -12,7 +12,7 @@ from prettyscore.billing.pages import member_status
 from prettyscore.billing.state import PremiumState, premium_price
 from prettyscore.core import messages
 from prettyscore.dashboard.state import DashboardState, ResultRow
-from prettyscore.personality.offer import detailed_analysis_offer
+from prettyscore.personality.components import detailed_analysis_offer
 from prettyscore.photos.early import MY_PHOTOS_PHOTO
 from prettyscore.photos.pages import PHOTO_GRID_COLUMNS, account_zone, my_photos_tab
 from prettyscore.ui import early_photo, styles

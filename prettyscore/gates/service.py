@@ -17,11 +17,11 @@ from sqlalchemy import update
 from sqlalchemy.exc import IntegrityError
 from sqlmodel import Session, select
 
-from prettyscore.billing.models import FeatureTrial, FeatureUsage
 from prettyscore.billing.service import is_subscriber
 from prettyscore.core import messages
 from prettyscore.core.errors import PermissionDenied, ValidationFailed
 from prettyscore.core.model_types import utcnow
+from prettyscore.gates.models import FeatureTrial, FeatureUsage
 
 FEET_SCORING = "feet_scoring"
 HANDS_SCORING = "hands_scoring"

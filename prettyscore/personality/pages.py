@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import reflex as rx
 
-from prettyscore.billing.promo_field import promo_code_field
+from prettyscore.billing.components import promo_code_field
 from prettyscore.core import messages
 from prettyscore.gates import service as gates
 from prettyscore.gates.components import feature_gate

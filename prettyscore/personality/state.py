@@ -17,7 +17,7 @@ import reflex as rx
 
 from prettyscore.accounts.state import AuthState
 from prettyscore.billing.checkout import CheckoutFailed
-from prettyscore.billing.promo_field import as_typed
+from prettyscore.billing.components import as_typed
 from prettyscore.core import messages
 from prettyscore.core.db import run_in_session
 from prettyscore.core.errors import DomainError, NotFound, PermissionDenied

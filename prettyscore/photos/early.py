@@ -13,12 +13,12 @@ import uuid
 from sqlmodel import Session, select
 from starlette.requests import Request
 
-from prettyscore.core.browser_key import BROWSER_COOKIE
 from prettyscore.core.db import run_in_session
 from prettyscore.photos.media_api import ACCESS_COOKIE, viewer_id
 from prettyscore.photos.models import Photo
 from prettyscore.photos.service import SORTS
 from prettyscore.ui import early_photo
+from prettyscore.web.browser_key import BROWSER_COOKIE
 
 MY_PHOTOS_PHOTO = "my-photos"
 

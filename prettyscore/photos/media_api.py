@@ -1,7 +1,7 @@
 """``GET /media/{key}``: stored photos, served only to those who may see them.
 
 - ``u/<user id>/...`` (a member's file): to that member, recognised from the access token
-  cookie, else the session bound to the browser's key (``core.browser_key``), or, for
+  cookie, else the session bound to the browser's key (``web.browser_key``), or, for
   API clients, an ``Authorization: Bearer`` access token; to everyone
   when a leaderboard photo (``public_listing``) of that member uses the file.
 - ``v/<visitor id>/...`` (a visitor's result): only to the browser whose ``ps_visitor``
@@ -30,7 +30,6 @@ from starlette.routing import Route
 
 from prettyscore.accounts import service
 from prettyscore.api.bearer import bearer_token
-from prettyscore.core.browser_key import BROWSER_COOKIE
 from prettyscore.core.db import run_in_session
 from prettyscore.core.media import (
     MEMBER,
@@ -42,6 +41,7 @@ from prettyscore.core.media import (
     visitor_id,
 )
 from prettyscore.photos.models import Photo
+from prettyscore.web.browser_key import BROWSER_COOKIE
 
 ACCESS_COOKIE = "ps_access_token"
 VISITOR_COOKIE = "ps_visitor"

@@ -21,9 +21,9 @@ from prettyscore.core.media import get_media_store, key_from_url
 from prettyscore.core.workers import photo_work
 from prettyscore.photos import service
 from prettyscore.photos.models import Photo
+from prettyscore.scoring.components import ExplanationNote, explanation_notes
 from prettyscore.scoring.kinds import FEET, HANDS
 from prettyscore.scoring.service import BREAKDOWN_NAMES
-from prettyscore.ui.explanation import ExplanationNote, explanation_notes
 
 log = logging.getLogger(__name__)
 

@@ -8,7 +8,7 @@ import reflex as rx
 
 from prettyscore.core import messages
 from prettyscore.gates.components import feature_gate
-from prettyscore.scoring.body_results import FEATURES, RESULTS_ROUTES, UPLOAD_ROUTES
+from prettyscore.scoring.body_service import FEATURES, RESULTS_ROUTES, UPLOAD_ROUTES
 from prettyscore.scoring.body_state import CAMERA_UPLOAD_ID, GALLERY_UPLOAD_ID, BodyScoreState
 from prettyscore.scoring.kinds import FEET, HANDS, PET
 from prettyscore.ui import styles

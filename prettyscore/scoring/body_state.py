@@ -1,7 +1,7 @@
 """Reflex state of the feet, hands and pet scores: /{kind}-upload → the analysis →
 /{kind}-results → Save to Dashboard.
 
-Thin by design: ``body_results`` decides who may score, what a results page shows and
+Thin by design: ``body_service`` decides who may score, what a results page shows and
 what a save keeps. Per kind, this tab keeps in backend-only vars the staged photo and
 the results page's navigation state (the image and, once analysed, its result), so the
 browser never holds a score it could change. Files go to the media store and the
@@ -24,8 +24,8 @@ from prettyscore.core.media import get_media_store, media_url
 from prettyscore.core.settings import get_settings
 from prettyscore.core.workers import photo_work
 from prettyscore.gates.state import FeatureGateState
-from prettyscore.scoring import body_results
-from prettyscore.scoring.body_results import FEATURES, RESULTS_ROUTES, UPLOAD_ROUTES
+from prettyscore.scoring import body_service
+from prettyscore.scoring.body_service import FEATURES, RESULTS_ROUTES, UPLOAD_ROUTES
 from prettyscore.scoring.kinds import BODY_KINDS
 from prettyscore.scoring.service import ScoreResult
 from prettyscore.scoring.state import ScoreState
@@ -150,7 +150,7 @@ class BodyScoreState(AuthState):
             return None
         user = await self._current_user()
         try:
-            await run_in_session(body_results.check_may_score, user and user.id, kind)
+            await run_in_session(body_service.check_may_score, user and user.id, kind)
         except DomainError as error:
             return self._locked_out(kind, error)
         upload = files[0]
@@ -158,7 +158,7 @@ class BodyScoreState(AuthState):
         owner = (await self.get_state(ScoreState))._visitor_owner()
         try:
             key = await photo_work(
-                body_results.stage_body_photo,
+                body_service.stage_body_photo,
                 media_store(),
                 owner,
                 data,
@@ -172,7 +172,7 @@ class BodyScoreState(AuthState):
             return rx.toast.error(messages.FAILED_TO_READ_IMAGE)
         self._forget_photo(kind)
         self._staged = {**self._staged, kind: key}
-        self._set_navigation(kind, body_results.photo_navigation(key))
+        self._set_navigation(kind, body_service.photo_navigation(key))
         self.preview_url = media_url(key)
         return None
 
@@ -209,7 +209,7 @@ class BodyScoreState(AuthState):
             self.analyzing, self.checks_done = True, 0
         work = asyncio.create_task(
             photo_work(
-                body_results.analyse_for_member, session_scope, media_store(), user.id, key, kind
+                body_service.analyse_for_member, session_scope, media_store(), user.id, key, kind
             )
         )
         await self._tick_checks(work)
@@ -229,7 +229,7 @@ class BodyScoreState(AuthState):
             if self._staged.get(kind) == key:
                 self._staged = {k: v for k, v in self._staged.items() if k != kind}
                 self.preview_url = ""
-            self._set_navigation(kind, body_results.result_navigation(result))
+            self._set_navigation(kind, body_service.result_navigation(result))
         return rx.redirect(RESULTS_ROUTES[kind])
 
     async def _wait_for_upload(self) -> bool:
@@ -268,7 +268,7 @@ class BodyScoreState(AuthState):
         navigation = self._navigation.get(kind) or {}
         try:
             result = await run_in_session(
-                body_results.result_to_show, user and user.id, kind, navigation
+                body_service.result_to_show, user and user.id, kind, navigation
             )
         except DomainError as error:
             return [rx.toast.error(error.message), rx.redirect(UPLOAD_ROUTES[kind])]
@@ -276,21 +276,21 @@ class BodyScoreState(AuthState):
             self.result_kind = ""
             return rx.redirect(UPLOAD_ROUTES[kind])
         if not navigation.get("result"):  # the hands default: the same one on a reload
-            navigation = body_results.result_navigation(result)
+            navigation = body_service.result_navigation(result)
             self._set_navigation(kind, navigation)
         self._show(result, saved=bool(navigation.get("saved")))
         return BodyScoreState.end_celebration if self.celebrate else None
 
     def _show(self, result: ScoreResult, *, saved: bool) -> None:
         self.result_kind = result.kind
-        self.score, self.score_text = result.score, body_results.score_text(result)
+        self.score, self.score_text = result.score, body_service.score_text(result)
         self.label, self.emoji, self.color = result.label, result.emoji, result.color
-        self.breakdown = body_results.breakdown_rows(result)
+        self.breakdown = body_service.breakdown_rows(result)
         self.image_url = media_url(result.image_key)
-        self.share_message = body_results.share_text(result)
-        self.pet_summary = body_results.pet_summary(result)
+        self.share_message = body_service.share_text(result)
+        self.pet_summary = body_service.pet_summary(result)
         self.saved = saved
-        self.celebrate = body_results.celebrates(result)
+        self.celebrate = body_service.celebrates(result)
 
     @rx.event(background=True)
     async def end_celebration(self):
@@ -320,7 +320,7 @@ class BodyScoreState(AuthState):
             ]
         result = ScoreResult.from_dict(navigation["result"])
         try:
-            await run_in_session(body_results.save_body_result, media_store(), user.id, result)
+            await run_in_session(body_service.save_body_result, media_store(), user.id, result)
         except Exception:
             log.exception("Saving a %s result failed", kind)
             return rx.toast.error(messages.FAILED_TO_SAVE_RESULTS)
@@ -336,11 +336,11 @@ class BodyScoreState(AuthState):
             return rx.toast.error(messages.FAILED_TO_DOWNLOAD_RETRY)
         result = ScoreResult.from_dict(navigation["result"])
         try:
-            png = await photo_work(body_results.render_card, media_store(), result)
+            png = await photo_work(body_service.render_card, media_store(), result)
         except Exception:
             log.exception("Rendering a %s result card failed", result.kind)
             return rx.toast.error(messages.FAILED_TO_DOWNLOAD_RETRY)
         return [
-            rx.download(data=png, filename=body_results.card_filename(result)),
+            rx.download(data=png, filename=body_service.card_filename(result)),
             rx.toast.success(messages.RESULT_CARD_DOWNLOADED),
         ]

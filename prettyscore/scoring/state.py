@@ -27,9 +27,9 @@ from prettyscore.editing import service as editing
 from prettyscore.photos import card as result_card
 from prettyscore.photos import service as photos_service
 from prettyscore.scoring import service as scoring
+from prettyscore.scoring.components import ExplanationNote, explanation_notes
 from prettyscore.scoring.service import ScoreResult
 from prettyscore.ui import early_photo
-from prettyscore.ui.explanation import ExplanationNote, explanation_notes
 from prettyscore.ui.share import share_text
 
 log = logging.getLogger(__name__)

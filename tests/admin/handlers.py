@@ -17,8 +17,8 @@ from sqlalchemy import delete
 from prettyscore.accounts import service, tokens
 from prettyscore.accounts.models import BrowserSession
 from prettyscore.accounts.service import SessionTokens
-from prettyscore.core.browser_key import BROWSER_COOKIE, browser_key_from
 from prettyscore.core.db import session_scope
+from prettyscore.web.browser_key import BROWSER_COOKIE, browser_key_from
 
 _TOAST = re.compile(r'\["(error|success|info)"\]\(("(?:[^"\\]|\\.)*")')
 
@@ -55,7 +55,7 @@ def _reply(events) -> Reply:
     return Reply(toasts=toasts, redirects=redirects)
 
 
-#: The browser key the test browser's socket presents (core.browser_key).
+#: The browser key the test browser's socket presents (web.browser_key).
 BROWSER_HEADERS = HeaderData(cookie=f"{BROWSER_COOKIE}=the-test-browser")
 
 

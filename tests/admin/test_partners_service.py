@@ -10,7 +10,7 @@ from sqlmodel import select
 
 from prettyscore.core import messages
 from prettyscore.core.errors import Conflict, NotFound, PermissionDenied, ValidationFailed
-from prettyscore.partners import admin as service
+from prettyscore.partners import admin_service as service
 from prettyscore.partners import programme
 from prettyscore.partners.models import PartnerConversion, PartnerPayout
 from tests.admin.people import admin, conversion, member, partner

@@ -15,7 +15,7 @@ from prettyscore.accounts import service as accounts
 from prettyscore.accounts.models import MfaFactor
 from prettyscore.api.bearer import INSUFFICIENT_AAL, MISSING_TOKEN
 from prettyscore.core import messages
-from prettyscore.partners import admin as partner_admin
+from prettyscore.partners import admin_service as partner_admin
 from prettyscore.partners import service as partners
 from prettyscore.partners.models import PartnerAccount
 from prettyscore.partners.programme import APPROVED

@@ -8,9 +8,10 @@ import uuid
 
 from sqlmodel import func, select
 
-from prettyscore.billing.models import CheckoutSession, FeatureUsage
+from prettyscore.billing.models import CheckoutSession
 from prettyscore.core import messages
 from prettyscore.core.settings import get_settings
+from prettyscore.gates.models import FeatureUsage
 from prettyscore.personality import service as personality
 from prettyscore.personality.models import PersonalityResult
 from tests.api.functions_support import call, make_premium, new_member, pay

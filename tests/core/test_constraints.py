@@ -9,7 +9,8 @@ from sqlmodel import select
 
 from prettyscore.accounts import service
 from prettyscore.accounts.models import Profile, User, UserRole
-from prettyscore.billing.models import FeatureTrial, PaymentEvent
+from prettyscore.billing.models import PaymentEvent
+from prettyscore.gates.models import FeatureTrial
 from prettyscore.opportunities.models import OpportunityClaim
 from prettyscore.partners.models import PartnerAccount
 from prettyscore.photos.models import Photo

@@ -13,7 +13,7 @@ from sqlmodel import select
 from prettyscore.accounts import service, tokens
 from prettyscore.accounts.models import RefreshToken
 from prettyscore.core import messages
-from prettyscore.core.browser_key import BROWSER_COOKIE
+from prettyscore.web.browser_key import BROWSER_COOKIE
 from tests.e2e.flows import (
     open_page,
     sign_in_form,

@@ -13,10 +13,11 @@ from playwright.sync_api import expect
 from skimage import data
 from sqlmodel import select
 
-from prettyscore.billing.models import FeatureUsage, Subscription
+from prettyscore.billing.models import Subscription
 from prettyscore.core import constants, messages
 from prettyscore.core.model_types import utcnow
 from prettyscore.gates import service as gates
+from prettyscore.gates.models import FeatureUsage
 from prettyscore.photos.models import Photo
 from tests.e2e.flows import (
     astronaut_jpeg,

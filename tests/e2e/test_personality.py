@@ -12,9 +12,10 @@ import pytest
 from playwright.sync_api import expect
 from sqlmodel import select
 
-from prettyscore.billing.models import CheckoutSession, FeatureUsage, Subscription
+from prettyscore.billing.models import CheckoutSession, Subscription
 from prettyscore.core import messages
 from prettyscore.core.model_types import utcnow
+from prettyscore.gates.models import FeatureUsage
 from prettyscore.personality import service
 from prettyscore.personality.models import PersonalityResult
 from prettyscore.personality.quiz import QUESTIONS

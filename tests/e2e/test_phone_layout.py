@@ -19,7 +19,7 @@ import pytest
 from playwright.sync_api import expect
 
 from prettyscore.core import messages
-from prettyscore.core.page_paths import prerendered_page_paths
+from prettyscore.web.page_paths import prerendered_page_paths
 from tests.e2e.flows import (
     member_id,
     new_admin,

@@ -8,7 +8,7 @@ import pytest
 import simple_websocket
 from playwright.sync_api import expect
 
-from prettyscore.core.browser_key import BROWSER_COOKIE
+from prettyscore.web.browser_key import BROWSER_COOKIE
 
 pytestmark = pytest.mark.e2e
 

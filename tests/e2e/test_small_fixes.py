@@ -89,7 +89,7 @@ def test_a_disabled_button_looks_disabled(page, app_server, tmp_path):
     assert disabled_look != enabled_look
 
 
-# Passes once the dashboard's Personality tab renders personality.offer's
+# Passes once the dashboard's Personality tab renders personality.components'
 # detailed_analysis_offer(); remove the marker with that line.
 def test_the_detailed_analysis_of_the_latest_result_is_offered_on_the_dashboard(page, app_server):
     base = app_server.base_url

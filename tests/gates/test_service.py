@@ -11,11 +11,12 @@ import pytest
 from sqlmodel import select
 
 from prettyscore.accounts import service as accounts
-from prettyscore.billing.models import FeatureUsage, Subscription
+from prettyscore.billing.models import Subscription
 from prettyscore.core import messages
 from prettyscore.core.errors import DomainError, PermissionDenied, ValidationFailed
 from prettyscore.core.model_types import utcnow
 from prettyscore.gates import service
+from prettyscore.gates.models import FeatureUsage
 from prettyscore.gates.service import (
     FEATURES,
     PREMIUM_REQUIRED,

@@ -39,7 +39,7 @@ import httpx
 import wsproto
 import wsproto.events as ws_events
 
-from prettyscore.core.browser_key import BROWSER_COOKIE
+from prettyscore.web.browser_key import BROWSER_COOKIE
 
 #: Reflex's root state, the socket.io namespace, and the internal events a page sends.
 ROOT_STATE = "reflex___state____state"
@@ -254,7 +254,7 @@ class ReflexUser:
         self.protocol = protocol
         self.metrics = metrics
         self.token = str(uuid.uuid4())
-        # The key a browser holds in its HttpOnly cookie (prettyscore.core.browser_key):
+        # The key a browser holds in its HttpOnly cookie (prettyscore.web.browser_key):
         # sent with the socket's handshake and uploads, kept across reconnects.
         self.browser_key = uuid.uuid4().hex
         self.storage: dict[str, Any] = {}

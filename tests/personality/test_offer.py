@@ -12,8 +12,9 @@ from prettyscore.billing.models import CheckoutSession, Subscription
 from prettyscore.core.db import session_scope
 from prettyscore.core.model_types import utcnow
 from prettyscore.personality import service
+from prettyscore.personality.components import detailed_analysis_offer
 from prettyscore.personality.models import PersonalityResult
-from prettyscore.personality.offer import DetailedOfferState, detailed_analysis_offer
+from prettyscore.personality.offer_state import DetailedOfferState
 from prettyscore.personality.quiz import DETAILED
 from tests.admin.conftest import app_database
 from tests.admin.handlers import as_user, call

@@ -11,12 +11,13 @@ import pytest
 from sqlmodel import select
 
 from prettyscore.billing import checkout, fulfilment, webhooks
-from prettyscore.billing.models import CheckoutSession, FeatureTrial, FeatureUsage, Subscription
+from prettyscore.billing.models import CheckoutSession, Subscription
 from prettyscore.core import messages
 from prettyscore.core.errors import NotFound, PermissionDenied, ValidationFailed
 from prettyscore.core.model_types import utcnow
 from prettyscore.dashboard import service as dashboard
 from prettyscore.gates import service as gates
+from prettyscore.gates.models import FeatureTrial, FeatureUsage
 from prettyscore.personality import service
 from prettyscore.personality.models import PersonalityResult
 from tests.helpers import stripe_events

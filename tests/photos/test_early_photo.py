@@ -18,12 +18,12 @@ from starlette.responses import HTMLResponse, PlainTextResponse
 from starlette.routing import Route
 
 from prettyscore.accounts import service
-from prettyscore.core.browser_key import BROWSER_COOKIE
 from prettyscore.core.model_types import utcnow
 from prettyscore.photos.early import MY_PHOTOS_PHOTO, fill_my_photos
 from prettyscore.photos.media_api import ACCESS_COOKIE
 from prettyscore.photos.models import Photo
 from prettyscore.ui import early_photo
+from prettyscore.web.browser_key import BROWSER_COOKIE
 from tests.photos.test_media_api import app_settings  # noqa: F401  (the app's database)
 
 # The frame as the build prerenders it (React's markup of ``early_photo.frame``).

@@ -24,7 +24,6 @@ from starlette.applications import Starlette
 
 from prettyscore.accounts import mfa, service, tokens
 from prettyscore.accounts.models import AuthSession, MfaFactor, RefreshToken
-from prettyscore.core.browser_key import BROWSER_COOKIE
 from prettyscore.core.db import get_engine
 from prettyscore.core.images import decode_upload, encode_jpeg
 from prettyscore.core.media import MediaOwner, MediaStore, get_media_store, media_url
@@ -36,6 +35,7 @@ from prettyscore.photos.media_api import (
     media_routes,
 )
 from prettyscore.photos.models import Photo
+from prettyscore.web.browser_key import BROWSER_COOKIE
 
 VISITOR_SECRET = "the-visitors-own-cookie-secret"
 

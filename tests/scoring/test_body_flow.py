@@ -12,13 +12,14 @@ from PIL import Image
 from sqlmodel import select
 
 from prettyscore.accounts import service as accounts
-from prettyscore.billing.models import FeatureUsage, Subscription
+from prettyscore.billing.models import Subscription
 from prettyscore.core import constants, messages
 from prettyscore.core.errors import NotAuthenticated, PermissionDenied, ValidationFailed
 from prettyscore.core.media import MediaOwner, MediaStore
 from prettyscore.core.model_types import utcnow
 from prettyscore.gates import service as gates
-from prettyscore.scoring import body_results
+from prettyscore.gates.models import FeatureUsage
+from prettyscore.scoring import body_service
 from prettyscore.scoring.kinds import BREAKDOWN_KEYS, FEET, HANDS, PET, label_for
 from tests.scoring.body_photos import real_hand
 from tests.scoring.photos import astronaut, chelsea, coffee
@@ -67,7 +68,7 @@ def test_a_chosen_photo_is_kept_for_the_browser_without_its_exif(store, owner):
     exif = Image.Exif()
     exif[0x8825] = {2: (51.0, 30.0, 0.0)}  # a GPS position the stored photo must not keep
     exif[0x010F] = "PhoneMaker"
-    key = body_results.stage_body_photo(store, owner, jpeg(astronaut(), exif=exif))
+    key = body_service.stage_body_photo(store, owner, jpeg(astronaut(), exif=exif))
     assert key.startswith("v/")
     stored = Image.open(io.BytesIO(store.read(key)))
     assert stored.size == (512, 512)
@@ -77,7 +78,7 @@ def test_a_chosen_photo_is_kept_for_the_browser_without_its_exif(store, owner):
 def test_a_photo_over_10mb_gets_the_pages_own_message_and_nothing_is_written(store, owner):
     too_big = jpeg(astronaut()) + bytes(constants.MAX_UPLOAD_BYTES)
     with pytest.raises(ValidationFailed) as raised:
-        body_results.stage_body_photo(store, owner, too_big)
+        body_service.stage_body_photo(store, owner, too_big)
     assert raised.value.message == messages.FILE_SIZE_LIMIT
     assert files_under(store) == []
 
@@ -96,7 +97,7 @@ def test_what_is_not_a_whole_image_is_refused_and_nothing_is_written(
     store, owner, data, name, text
 ):
     with pytest.raises(ValidationFailed) as raised:
-        body_results.stage_body_photo(store, owner, data, name=name)
+        body_service.stage_body_photo(store, owner, data, name=name)
     assert raised.value.message == text
     assert files_under(store) == []
 
@@ -105,7 +106,7 @@ def test_a_decompression_bomb_is_refused_from_its_header(store, owner):
     buffer = io.BytesIO()
     Image.new("1", (10_000, 10_000)).save(buffer, format="PNG")  # 100 MP in a few kB
     with pytest.raises(ValidationFailed) as raised:
-        body_results.stage_body_photo(store, owner, buffer.getvalue())
+        body_service.stage_body_photo(store, owner, buffer.getvalue())
     assert raised.value.message == messages.IMAGE_TOO_LARGE_DIMENSIONS
     assert files_under(store) == []
 
@@ -116,22 +117,22 @@ def test_a_decompression_bomb_is_refused_from_its_header(store, owner):
 @pytest.mark.parametrize("kind", [FEET, HANDS, PET])
 def test_visitors_are_asked_to_sign_in_for_every_kind(db, kind):
     with pytest.raises(NotAuthenticated) as raised:
-        body_results.check_may_score(db, None, kind)
+        body_service.check_may_score(db, None, kind)
     assert raised.value.message == messages.SIGN_IN_TO_ACCESS_FEATURE
 
 
 def test_pets_are_free_for_every_member_and_feet_and_hands_need_the_gate(db):
     uid = member(db, "free")
-    body_results.check_may_score(db, uid, PET)
+    body_service.check_may_score(db, uid, PET)
     for kind in (FEET, HANDS):
         with pytest.raises(PermissionDenied) as raised:
-            body_results.check_may_score(db, uid, kind)
+            body_service.check_may_score(db, uid, kind)
         assert raised.value.code == gates.PREMIUM_REQUIRED
 
 
 def test_an_unknown_kind_is_refused(db):
     with pytest.raises(ValidationFailed):
-        body_results.check_may_score(db, member(db, "odd"), "elbows")
+        body_service.check_may_score(db, member(db, "odd"), "elbows")
 
 
 # ---------------------------------------------------------------------------
@@ -143,9 +144,9 @@ def test_a_free_members_trial_gives_one_feet_score_and_is_then_used_up(
     uid = member(db, "trial")
     gates.activate_trial(db, uid, gates.FEET_SCORING)
     db.commit()
-    key = body_results.stage_body_photo(store, owner, jpeg(astronaut()))
+    key = body_service.stage_body_photo(store, owner, jpeg(astronaut()))
 
-    result = body_results.analyse_for_member(db_factory, store, uid, key, FEET)
+    result = body_service.analyse_for_member(db_factory, store, uid, key, FEET)
     assert result.kind == FEET and result.image_key == key
     assert tuple(result.breakdown) == BREAKDOWN_KEYS[FEET]
     assert result.label == label_for(FEET, result.score).label
@@ -154,7 +155,7 @@ def test_a_free_members_trial_gives_one_feet_score_and_is_then_used_up(
     assert (access.has_access, access.reason) == (False, gates.TRIAL_EXCEEDED)
 
     with pytest.raises(PermissionDenied) as raised:
-        body_results.analyse_for_member(db_factory, store, uid, key, FEET)
+        body_service.analyse_for_member(db_factory, store, uid, key, FEET)
     assert raised.value.code == gates.TRIAL_EXCEEDED
     assert uses(db, uid, gates.FEET_SCORING) == 1
     # the hands trial is its own
@@ -165,12 +166,12 @@ def test_a_premium_member_scores_hands_as_often_as_they_like_each_use_recorded(
     db, db_factory, store, owner
 ):
     uid = premium_member(db, "premium")
-    key = body_results.stage_body_photo(store, owner, jpeg(real_hand("adult-palm")))
-    first = body_results.analyse_for_member(db_factory, store, uid, key, HANDS)
-    second = body_results.analyse_for_member(db_factory, store, uid, key, HANDS)
+    key = body_service.stage_body_photo(store, owner, jpeg(real_hand("adult-palm")))
+    first = body_service.analyse_for_member(db_factory, store, uid, key, HANDS)
+    second = body_service.analyse_for_member(db_factory, store, uid, key, HANDS)
     assert (first.score, first.breakdown) == (second.score, second.breakdown)
     assert first.result_id != second.result_id
-    assert [row["name"] for row in body_results.breakdown_rows(first)] == [
+    assert [row["name"] for row in body_service.breakdown_rows(first)] == [
         "Finger Proportions",
         "Skin Quality",
         "Nail Appearance",
@@ -184,15 +185,15 @@ def test_a_photo_without_a_hand_is_refused_and_costs_no_hands_trial(db, db_facto
     uid = member(db, "nohand")
     gates.activate_trial(db, uid, gates.HANDS_SCORING)
     db.commit()
-    key = body_results.stage_body_photo(store, owner, jpeg(coffee()))
+    key = body_service.stage_body_photo(store, owner, jpeg(coffee()))
     with pytest.raises(ValidationFailed) as raised:
-        body_results.analyse_for_member(db_factory, store, uid, key, HANDS)
+        body_service.analyse_for_member(db_factory, store, uid, key, HANDS)
     assert raised.value.message == messages.NO_HAND_FOUND
     assert uses(db, uid, gates.HANDS_SCORING) == 0
     assert gates.check_feature_access(db, uid, gates.HANDS_SCORING).has_access
 
-    hand = body_results.stage_body_photo(store, owner, jpeg(real_hand("child-palm")))
-    result = body_results.analyse_for_member(db_factory, store, uid, hand, HANDS)
+    hand = body_service.stage_body_photo(store, owner, jpeg(real_hand("child-palm")))
+    result = body_service.analyse_for_member(db_factory, store, uid, hand, HANDS)
     assert result.kind == HANDS and 1.0 <= result.score <= 10.0
     assert uses(db, uid, gates.HANDS_SCORING) == 1
     assert not gates.check_feature_access(db, uid, gates.HANDS_SCORING).has_access
@@ -200,19 +201,19 @@ def test_a_photo_without_a_hand_is_refused_and_costs_no_hands_trial(db, db_facto
 
 def test_a_member_scores_a_pet_with_no_gate_and_no_use_recorded(db, db_factory, store, owner):
     uid = member(db, "catlover")
-    key = body_results.stage_body_photo(store, owner, jpeg(chelsea()))
-    result = body_results.analyse_for_member(db_factory, store, uid, key, PET)
+    key = body_service.stage_body_photo(store, owner, jpeg(chelsea()))
+    result = body_service.analyse_for_member(db_factory, store, uid, key, PET)
     assert result.kind == PET
     assert result.label == label_for(PET, result.score).label
     shown = f"{result.score:.1f}".removesuffix(".0")
-    assert body_results.pet_summary(result) == messages.PET_SCORED.format(score=shown)
+    assert body_service.pet_summary(result) == messages.PET_SCORED.format(score=shown)
     assert db.exec(select(FeatureUsage)).all() == []
 
 
 def test_a_free_member_without_a_trial_gets_no_score(db, db_factory, store, owner):
     uid = member(db, "locked")
-    key = body_results.stage_body_photo(store, owner, jpeg(astronaut()))
+    key = body_service.stage_body_photo(store, owner, jpeg(astronaut()))
     with pytest.raises(PermissionDenied) as raised:
-        body_results.analyse_for_member(db_factory, store, uid, key, HANDS)
+        body_service.analyse_for_member(db_factory, store, uid, key, HANDS)
     assert raised.value.code == gates.PREMIUM_REQUIRED
     assert uses(db, uid, gates.HANDS_SCORING) == 0

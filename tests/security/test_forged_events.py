@@ -49,13 +49,13 @@ from prettyscore.accounts.models import User
 from prettyscore.accounts.service import SessionTokens
 from prettyscore.accounts.state import AuthState
 from prettyscore.core import messages
-from prettyscore.core.browser_key import BROWSER_COOKIE
-from prettyscore.core.event_arguments import handler_arguments
 from prettyscore.core.media import MediaStore
 from prettyscore.editor.state import EditorState
 from prettyscore.partners.models import PartnerAccount
 from prettyscore.partners.state import PartnerApplyState
 from prettyscore.scoring.state import ScoreState
+from prettyscore.web.browser_key import BROWSER_COOKIE
+from prettyscore.web.event_arguments import handler_arguments
 from tests.security.authorisation_world import (
     PASSWORD,
     World,
@@ -364,8 +364,8 @@ def test_every_handler_refuses_arguments_of_the_wrong_type_and_changes_nothing(d
 
 def test_a_forged_chat_message_stores_nothing(db, world):
     """The reported case: a null (or any non-text) message is refused, not stored."""
+    from prettyscore.chat.models import Message
     from prettyscore.chat.state import ChatState
-    from prettyscore.contact.models import Message
 
     async def forge() -> list:
         async with Reflex() as reflex:
@@ -388,9 +388,9 @@ def test_a_refusal_is_logged_by_handler_and_problem_without_the_values(db, world
             await tab.send(AuthFormState, "submit_sign_in", {"form": secret})
             return reflex.failures
 
-    with caplog.at_level("WARNING", logger="prettyscore.core.event_arguments"):
+    with caplog.at_level("WARNING", logger="prettyscore.web.event_arguments"):
         assert asyncio.run(forge()) == []
-    (record,) = [r for r in caplog.records if r.name == "prettyscore.core.event_arguments"]
+    (record,) = [r for r in caplog.records if r.name == "prettyscore.web.event_arguments"]
     assert record.levelname == "WARNING"
     assert "AuthFormState.submit_sign_in" in record.getMessage()
     assert "form: dict_type" in record.getMessage()

@@ -32,8 +32,9 @@ from sqlmodel import Session, func, select
 from prettyscore.accounts import service as accounts
 from prettyscore.accounts.models import User
 from prettyscore.chat import service as chat
+from prettyscore.chat.models import Message
 from prettyscore.contact import service as contact
-from prettyscore.contact.models import ContactRequest, Message
+from prettyscore.contact.models import ContactRequest
 from prettyscore.core import messages
 from prettyscore.core.errors import DomainError
 from prettyscore.core.media import MediaStore

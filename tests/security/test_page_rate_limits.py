@@ -22,8 +22,9 @@ from prettyscore.accounts.forms import AuthFormState, ForgotPasswordState
 from prettyscore.accounts.models import AuthSession, User
 from prettyscore.billing.models import CheckoutSession
 from prettyscore.chat import service as chat
+from prettyscore.chat.models import Message
 from prettyscore.chat.state import ChatState
-from prettyscore.contact.models import ContactRequest, Message
+from prettyscore.contact.models import ContactRequest
 from prettyscore.contact.state import ContactState
 from prettyscore.core import messages
 from prettyscore.core.member_limits import wait_phrase

@@ -24,7 +24,7 @@ from granian.constants import Interfaces
 from granian.server.embed import Server
 
 from prettyscore.core import messages
-from prettyscore.core.upload_limits import MULTIPART_ENVELOPE_BYTES, limit_request_body
+from prettyscore.web.upload_limits import MULTIPART_ENVELOPE_BYTES, limit_request_body
 
 MAX_BYTES = 1024 * 1024  # 1 MiB keeps the real-socket tests quick
 PATHS = ("/_upload", "/api/")

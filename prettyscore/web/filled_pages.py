@@ -20,7 +20,7 @@ import anyio
 from starlette.requests import Request
 from starlette.responses import HTMLResponse
 
-from prettyscore.core.page_paths import ASGIApp, Scope, prerendered_pages_folder
+from prettyscore.web.page_paths import ASGIApp, Scope, prerendered_pages_folder
 
 #: Given the request and the page's prerendered HTML: the filled HTML, or None.
 PageFiller = Callable[[Request, str], Awaitable[str | None]]

@@ -17,7 +17,7 @@ from starlette.responses import PlainTextResponse
 from starlette.routing import Mount, Route
 from starlette.staticfiles import StaticFiles
 
-from prettyscore.core.filled_pages import serve_filled_pages
+from prettyscore.web.filled_pages import serve_filled_pages
 
 STATIC_PAGE = "<html><body><p>for MEMBER</p></body></html>"
 

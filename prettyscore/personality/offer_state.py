@@ -14,13 +14,11 @@ import reflex as rx
 
 from prettyscore.accounts.state import AuthState
 from prettyscore.billing.checkout import CheckoutFailed
-from prettyscore.billing.promo_field import as_typed, promo_code_field
+from prettyscore.billing.components import as_typed
 from prettyscore.core import messages
 from prettyscore.core.db import run_in_session
 from prettyscore.core.errors import DomainError
 from prettyscore.personality import service
-from prettyscore.ui import styles
-from prettyscore.ui.components import card, icon_button
 
 log = logging.getLogger(__name__)
 
@@ -78,55 +76,3 @@ class DetailedOfferState(AuthState):
             log.exception("Starting a detailed analysis purchase from the dashboard failed")
         self.buying_offer = False
         yield rx.redirect(url) if url else rx.toast.error(text)
-
-
-def detailed_analysis_offer() -> rx.Component:
-    """The offer card: the latest result's type, the price and Get Detailed Analysis;
-    nothing when there is no basic result or its detailed analysis is paid for."""
-    state = DetailedOfferState
-    return rx.box(
-        rx.cond(
-            state.offer_type != "",
-            card(
-                rx.vstack(
-                    rx.heading(messages.PERSONALITY_DETAILED_TITLE, size="5"),
-                    rx.text(
-                        messages.PERSONALITY_YOUR_TYPE,
-                        ": ",
-                        rx.text.strong(state.offer_type),
-                        size="2",
-                    ),
-                    rx.hstack(
-                        rx.text(
-                            state.offer_price,
-                            size="6",
-                            weight="bold",
-                            style=styles.GRADIENT_TEXT,
-                            data_testid="offer-price",
-                        ),
-                        rx.text(
-                            messages.PERSONALITY_ONE_TIME_PAYMENT, size="2", color_scheme="gray"
-                        ),
-                        align="baseline",
-                        spacing="2",
-                    ),
-                    promo_code_field(state.promo_code, state.set_promo_code),
-                    icon_button(
-                        "file-text",
-                        messages.PERSONALITY_GET_DETAILED,
-                        on_click=state.buy_offer,
-                        loading=state.buying_offer,
-                        disabled=~rx.State.is_hydrated,
-                        radius="full",
-                        style=styles.GRADIENT_BUTTON,
-                    ),
-                    spacing="3",
-                    width="100%",
-                ),
-                width="100%",
-                data_testid="detailed-offer",
-            ),
-        ),
-        width="100%",
-        on_mount=state.load_offer,
-    )

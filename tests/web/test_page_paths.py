@@ -16,7 +16,7 @@ from starlette.responses import PlainTextResponse
 from starlette.routing import Mount, Route
 from starlette.staticfiles import StaticFiles
 
-from prettyscore.core.page_paths import is_prerendered_page, serve_pages_without_redirect
+from prettyscore.web.page_paths import is_prerendered_page, serve_pages_without_redirect
 
 
 @pytest.fixture

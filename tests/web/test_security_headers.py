@@ -7,7 +7,7 @@ from starlette.responses import PlainTextResponse
 from starlette.routing import Route
 from starlette.testclient import TestClient
 
-from prettyscore.core.security_headers import (
+from prettyscore.web.security_headers import (
     allowed_origins,
     content_security_policy,
     security_headers,
