@@ -28,9 +28,10 @@ import redis
 from psycopg import sql
 
 # Shared fixtures: migrated databases (db, app_database, ...), rows to start from
-# (make_member, ...) and the running app in a browser (page, ...).
+# (make_member, ...), the app's clock, and the running app in a browser (page, ...).
 pytest_plugins = [
     "tests.fixtures.database",
+    "tests.fixtures.clock",
     "tests.fixtures.factories",
     "tests.fixtures.media",
     "tests.fixtures.browser",
