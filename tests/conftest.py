@@ -27,9 +27,12 @@ import pytest
 import redis
 from psycopg import sql
 
-# Shared fixtures: migrated databases (db, ...) and the running app in a browser (page, ...).
+# Shared fixtures: migrated databases (db, app_database, ...), rows to start from
+# (make_member, ...), the app's clock, and the running app in a browser (page, ...).
 pytest_plugins = [
     "tests.fixtures.database",
+    "tests.fixtures.clock",
+    "tests.fixtures.factories",
     "tests.fixtures.media",
     "tests.fixtures.browser",
     "tests.fixtures.ai_provider",

@@ -19,6 +19,7 @@ import jwt
 from sqlmodel import Session
 
 from prettyscore.accounts import keys
+from prettyscore.core import clock
 from prettyscore.core.settings import get_settings
 
 AUDIENCE = "authenticated"
@@ -92,8 +93,14 @@ def read_access_token(
             public_key,
             algorithms=[keys.ALGORITHM],
             audience=AUDIENCE,
-            options={"verify_exp": verify_expiry, "require": ["sub", "session_id", "exp"]},
+            options={
+                "verify_exp": False,
+                "verify_iat": False,
+                "require": ["sub", "session_id", "exp"],
+            },
         )
+        if not _in_its_lifetime(claims, verify_expiry=verify_expiry):
+            return None
         return AccessClaims(
             user_id=uuid.UUID(claims["sub"]),
             session_id=uuid.UUID(claims["session_id"]),
@@ -101,5 +108,14 @@ def read_access_token(
             aal=str(claims.get("aal", "aal1")),
             expires_at=int(claims["exp"]),
         )
-    except (jwt.PyJWTError, ValueError, TypeError, KeyError):
+    except (jwt.PyJWTError, ValueError, TypeError, KeyError, OverflowError):
         return None
+
+
+def _in_its_lifetime(claims: dict, *, verify_expiry: bool) -> bool:
+    """The checks PyJWT makes of ``exp`` and ``iat``, against the app's clock: expired
+    at ``exp`` itself, not yet valid before ``iat``."""
+    moment = clock.now().timestamp()
+    if verify_expiry and int(claims["exp"]) <= moment:
+        return False
+    return "iat" not in claims or int(claims["iat"]) <= moment

@@ -15,10 +15,12 @@ from sqlalchemy import JSON, DateTime
 from sqlalchemy.types import TypeDecorator
 from sqlmodel import Field
 
+from prettyscore.core import clock
+
 
 def utcnow() -> datetime:
-    """The current time, timezone-aware UTC."""
-    return datetime.now(UTC)
+    """The current time, timezone-aware UTC, from the app's clock (``core.clock``)."""
+    return clock.now()
 
 
 class UTCDateTime(TypeDecorator):

@@ -8,33 +8,36 @@ test checkout instead of Stripe.
 
 from __future__ import annotations
 
-import dataclasses
 import functools
 import os
 import secrets
-from dataclasses import dataclass, field
+from collections.abc import Callable
+from dataclasses import dataclass, field, fields
 from pathlib import Path
+from typing import Any
 
 from prettyscore.core import constants
 
 PROJECT_ROOT = Path(__file__).resolve().parents[2]
 
 
-def _env(name: str, default: str | None = None) -> str | None:
+def _env(name: str) -> str | None:
     value = os.environ.get(name)
     if value is None or value.strip() == "":
-        return default
+        return None
     return value.strip()
 
 
-def _env_int(name: str, default: int) -> int:
-    raw = _env(name)
-    return int(raw) if raw is not None else default
+def _text(value: str) -> str:
+    return value
 
 
-def _env_float(name: str, default: float) -> float:
-    raw = _env(name)
-    return float(raw) if raw is not None else default
+def _url(value: str) -> str:
+    return value.rstrip("/")
+
+
+def _folder(value: str) -> Path:
+    return Path(value).resolve()
 
 
 def _sqlalchemy_url(url: str) -> str:
@@ -61,63 +64,94 @@ def _load_or_create_secret(data_dir: Path) -> str:
 
 
 @dataclass(frozen=True)
-class Settings:
-    """The app's configuration; build it with :func:`get_settings`."""
+class _Reading:
+    """How one setting is read from its variable (the field's name in capitals)."""
 
-    data_dir: Path
-    database_url: str
-    redis_url: str | None
-    secret_key: str
-    media_dir: Path
-    outbox_dir: Path
-    smtp_url: str | None
-    mail_from: str
-    public_url: str
-    access_token_ttl_seconds: int
-    refresh_token_ttl_seconds: int
-    recovery_link_ttl_seconds: int
-    stripe_secret_key: str | None
-    stripe_publishable_key: str | None
-    stripe_webhook_secret: str | None
-    stripe_api_base: str | None
-    premium_monthly_cents: int
-    detailed_personality_cents: int
-    payment_currency: str
-    analysis_wait_seconds: float
-    body_analysis_wait_seconds: float
-    scoring_engine: str
-    edit_engine: str
-    edit_api_base: str
-    edit_api_key: str | None = field(repr=False)  # never printed with the settings
-    edit_model: str
-    edit_timeout_seconds: float
-    video_engine: str
-    video_api_base: str
-    video_api_key: str | None = field(repr=False)
-    video_model: str
-    video_timeout_seconds: float
-    video_poll_seconds: float
+    # Used when the variable is unset or blank: a value, or a function of the settings
+    # read before this one. None: the setting is None.
+    default: Any
+    # Turns the variable's text (or the default) into the setting's value.
+    parse: Callable[[Any], Any]
+
+
+def _setting(default: Any = None, parse: Callable[[Any], Any] = _text, *, secret=False) -> Any:
+    """A field of :class:`Settings`, read from the environment by :func:`load_settings`."""
+    return field(repr=not secret, metadata={"reading": _Reading(default, parse)})
+
+
+def _between(low: int, high: int) -> Callable[[Any], int]:
+    return lambda value: min(high, max(low, int(value)))
+
+
+@dataclass(frozen=True)
+class Settings:
+    """The app's configuration; build it with :func:`get_settings`.
+
+    Each field is one environment variable, its name in capitals (``DATA_DIR``), declared
+    once here with its default; :data:`VARIABLES` lists them. Fields are read in this
+    order, so a default may depend on a setting above it.
+    """
+
+    data_dir: Path = _setting(str(PROJECT_ROOT / "data"), _folder)
+    database_url: str = _setting(
+        lambda read: f"sqlite:///{read['data_dir'] / 'prettyscore.db'}", _sqlalchemy_url
+    )
+    redis_url: str | None = _setting()
+    secret_key: str = _setting(lambda read: _load_or_create_secret(read["data_dir"]))
+    media_dir: Path = _setting(lambda read: str(read["data_dir"] / "media"), _folder)
+    outbox_dir: Path = _setting(lambda read: str(read["data_dir"] / "outbox"), _folder)
+    smtp_url: str | None = _setting()
+    mail_from: str = _setting("PrettyScore <no-reply@prettyscore.local>")
+    # The port `make run` serves on; the default public URL's port.
+    port: str = _setting("3000")
+    public_url: str = _setting(lambda read: f"http://localhost:{read['port']}", _url)
+    access_token_ttl_seconds: int = _setting(3600, int)
+    refresh_token_ttl_seconds: int = _setting(60 * 60 * 24 * 30, int)
+    recovery_link_ttl_seconds: int = _setting(3600, int)
+    stripe_secret_key: str | None = _setting()
+    stripe_publishable_key: str | None = _setting()
+    stripe_webhook_secret: str | None = _setting()
+    stripe_api_base: str | None = _setting()
+    premium_monthly_cents: int = _setting(constants.PREMIUM_MONTHLY_CENTS, int)
+    detailed_personality_cents: int = _setting(constants.DETAILED_PERSONALITY_CENTS, int)
+    payment_currency: str = _setting("usd", str.lower)
+    analysis_wait_seconds: float = _setting(3.0, float)
+    body_analysis_wait_seconds: float = _setting(constants.BODY_ANALYSIS_WAIT_SECONDS, float)
+    scoring_engine: str = _setting("analysis")
+    edit_engine: str = _setting("local")
+    edit_api_base: str = _setting("https://api.openai.com/v1", _url)
+    edit_api_key: str | None = _setting(secret=True)  # never printed with the settings
+    edit_model: str = _setting("gpt-image-1")
+    edit_timeout_seconds: float = _setting(120.0, float)
+    video_engine: str = _setting("local")
+    video_api_base: str = _setting("https://api.dev.runwayml.com/v1", _url)
+    video_api_key: str | None = _setting(secret=True)
+    video_model: str = _setting("gen4_turbo")
+    video_timeout_seconds: float = _setting(150.0, float)
+    video_poll_seconds: float = _setting(5.0, float)
     # Photo work (decode, analyse, encode) running at once per process; see core.workers.
-    photo_work_threads: int
+    photo_work_threads: int = _setting(
+        lambda read: (os.cpu_count() or 2) // 2, lambda value: max(1, int(value))
+    )
     # The authentication service (/auth/v1). Rate limits are written as the ``limits``
     # library parses them: "10 per 15 minutes", "1 per minute".
-    otp_ttl_seconds: int = 3600
-    otp_max_failed_attempts: int = 5
-    flow_state_ttl_seconds: int = 300
+    otp_ttl_seconds: int = _setting(3600, int)
+    otp_max_failed_attempts: int = _setting(5, int)
+    flow_state_ttl_seconds: int = _setting(300, int)
     # Growing waits, each tier counted on its own: ";" separates them.
-    rate_limit_sign_in_failures_per_email_and_address: str = (
+    rate_limit_sign_in_failures_per_email_and_address: str = _setting(
         "5 per minute; 10 per 15 minutes; 20 per hour"
     )
-    rate_limit_sign_in_failures_per_address: str = "30 per 15 minutes"
-    rate_limit_sign_ups_per_address: str = "30 per hour"
-    rate_limit_mails_per_address: str = "30 per hour"
-    rate_limit_mails_per_email: str = "1 per minute"
+    rate_limit_sign_in_failures_per_address: str = _setting("30 per 15 minutes")
+    rate_limit_sign_ups_per_address: str = _setting("30 per hour")
+    rate_limit_mails_per_address: str = _setting("30 per hour")
+    rate_limit_mails_per_email: str = _setting("1 per minute")
     # What one member may do on the pages (and any other caller of the services).
-    rate_limit_contact_requests_per_member: str = "10 per hour"
-    rate_limit_chat_messages_per_member: str = "30 per minute"
+    rate_limit_contact_requests_per_member: str = _setting("10 per hour")
+    rate_limit_chat_messages_per_member: str = _setting("30 per minute")
     # The partner programme's second tier: a partner earns this whole percent of the
     # sales of the partners they referred (0 turns the second tier off).
-    partner_second_tier_percent: int = 5
+    partner_second_tier_percent: int = _setting(5, _between(0, 100))
 
     @property
     def is_sqlite(self) -> bool:
@@ -133,77 +167,21 @@ class Settings:
         return self.public_url.startswith("https://")
 
 
+#: Every environment variable the app reads, in the order of :class:`Settings`.
+VARIABLES: tuple[str, ...] = tuple(item.name.upper() for item in fields(Settings))
+
+
 def load_settings() -> Settings:
     """Read the environment now (tests call this after changing it)."""
-    data_dir = Path(_env("DATA_DIR", str(PROJECT_ROOT / "data"))).resolve()
-    database_url = _env("DATABASE_URL", f"sqlite:///{data_dir / 'prettyscore.db'}")
-    port = _env("PORT", "3000")
-    return Settings(
-        data_dir=data_dir,
-        database_url=_sqlalchemy_url(database_url),
-        redis_url=_env("REDIS_URL"),
-        secret_key=_env("SECRET_KEY") or _load_or_create_secret(data_dir),
-        media_dir=Path(_env("MEDIA_DIR", str(data_dir / "media"))).resolve(),
-        outbox_dir=Path(_env("OUTBOX_DIR", str(data_dir / "outbox"))).resolve(),
-        smtp_url=_env("SMTP_URL"),
-        mail_from=_env("MAIL_FROM", "PrettyScore <no-reply@prettyscore.local>"),
-        public_url=_env("PUBLIC_URL", f"http://localhost:{port}").rstrip("/"),
-        access_token_ttl_seconds=_env_int("ACCESS_TOKEN_TTL_SECONDS", 3600),
-        refresh_token_ttl_seconds=_env_int("REFRESH_TOKEN_TTL_SECONDS", 60 * 60 * 24 * 30),
-        recovery_link_ttl_seconds=_env_int("RECOVERY_LINK_TTL_SECONDS", 3600),
-        stripe_secret_key=_env("STRIPE_SECRET_KEY"),
-        stripe_publishable_key=_env("STRIPE_PUBLISHABLE_KEY"),
-        stripe_webhook_secret=_env("STRIPE_WEBHOOK_SECRET"),
-        stripe_api_base=_env("STRIPE_API_BASE"),
-        premium_monthly_cents=_env_int("PREMIUM_MONTHLY_CENTS", constants.PREMIUM_MONTHLY_CENTS),
-        detailed_personality_cents=_env_int(
-            "DETAILED_PERSONALITY_CENTS", constants.DETAILED_PERSONALITY_CENTS
-        ),
-        payment_currency=(_env("PAYMENT_CURRENCY", "usd") or "usd").lower(),
-        analysis_wait_seconds=_env_float("ANALYSIS_WAIT_SECONDS", 3.0),
-        body_analysis_wait_seconds=_env_float(
-            "BODY_ANALYSIS_WAIT_SECONDS", constants.BODY_ANALYSIS_WAIT_SECONDS
-        ),
-        scoring_engine=_env("SCORING_ENGINE", "analysis"),
-        edit_engine=_env("EDIT_ENGINE", "local"),
-        edit_api_base=_env("EDIT_API_BASE", "https://api.openai.com/v1").rstrip("/"),
-        edit_api_key=_env("EDIT_API_KEY"),
-        edit_model=_env("EDIT_MODEL", "gpt-image-1"),
-        edit_timeout_seconds=_env_float("EDIT_TIMEOUT_SECONDS", 120.0),
-        video_engine=_env("VIDEO_ENGINE", "local"),
-        video_api_base=_env("VIDEO_API_BASE", "https://api.dev.runwayml.com/v1").rstrip("/"),
-        video_api_key=_env("VIDEO_API_KEY"),
-        video_model=_env("VIDEO_MODEL", "gen4_turbo"),
-        video_timeout_seconds=_env_float("VIDEO_TIMEOUT_SECONDS", 150.0),
-        video_poll_seconds=_env_float("VIDEO_POLL_SECONDS", 5.0),
-        photo_work_threads=max(1, _env_int("PHOTO_WORK_THREADS", (os.cpu_count() or 2) // 2)),
-        partner_second_tier_percent=min(100, max(0, _env_int("PARTNER_SECOND_TIER_PERCENT", 5))),
-        **_auth_settings(),
-    )
-
-
-def _auth_settings() -> dict:
-    """The authentication service's lifetimes and the rate limits, each overridable by env."""
-    defaults = {field.name: field.default for field in dataclasses.fields(Settings)}
-    names = (
-        "rate_limit_sign_in_failures_per_email_and_address",
-        "rate_limit_sign_in_failures_per_address",
-        "rate_limit_sign_ups_per_address",
-        "rate_limit_mails_per_address",
-        "rate_limit_mails_per_email",
-        "rate_limit_contact_requests_per_member",
-        "rate_limit_chat_messages_per_member",
-    )
-    return {
-        "otp_ttl_seconds": _env_int("OTP_TTL_SECONDS", defaults["otp_ttl_seconds"]),
-        "otp_max_failed_attempts": _env_int(
-            "OTP_MAX_FAILED_ATTEMPTS", defaults["otp_max_failed_attempts"]
-        ),
-        "flow_state_ttl_seconds": _env_int(
-            "FLOW_STATE_TTL_SECONDS", defaults["flow_state_ttl_seconds"]
-        ),
-        **{name: _env(name.upper(), defaults[name]) for name in names},
-    }
+    read: dict[str, Any] = {}
+    for item in fields(Settings):
+        reading: _Reading = item.metadata["reading"]
+        value = _env(item.name.upper())
+        if value is None:
+            default = reading.default
+            value = default(read) if callable(default) else default
+        read[item.name] = None if value is None else reading.parse(value)
+    return Settings(**read)
 
 
 @functools.cache

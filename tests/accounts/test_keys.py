@@ -5,7 +5,6 @@ from __future__ import annotations
 from datetime import timedelta
 
 import jwt
-import pytest
 from cryptography.hazmat.primitives.asymmetric import ec
 from sqlmodel import Session, select
 
@@ -123,21 +122,6 @@ def test_the_command_line_rotates_the_key(app_database, db, capsys):
     kids_after = set(db.exec(select(SigningKey.kid)).all())
     (new_kid,) = kids_after - kids_before
     assert new_kid in capsys.readouterr().out
-
-
-@pytest.fixture
-def app_database(db_engine, migrated_database_url, monkeypatch):
-    """The command line's own engine on the test database."""
-    from prettyscore.core.db import get_engine
-    from prettyscore.core.settings import get_settings
-
-    monkeypatch.setenv("DATABASE_URL", migrated_database_url)
-    get_settings.cache_clear()
-    get_engine.cache_clear()
-    yield
-    get_engine().dispose()
-    get_engine.cache_clear()
-    get_settings.cache_clear()
 
 
 def test_a_token_signed_with_a_stolen_looking_but_different_key_is_refused(db):

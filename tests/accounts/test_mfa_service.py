@@ -3,12 +3,10 @@ pages rely on (the sign-in's second step) and what no single HTTP call shows."""
 
 from __future__ import annotations
 
-import time
 import uuid
 from datetime import timedelta
 
 import jwt
-import pyotp
 import pytest
 
 from prettyscore.accounts import mfa, service
@@ -17,6 +15,7 @@ from prettyscore.core import messages, rate_limits
 from prettyscore.core.errors import DomainError, NotAuthenticated
 from prettyscore.core.settings import get_settings
 from tests.conftest import REDIS_SKIP_REASON, redis_url
+from tests.fixtures.totp import fresh_code, wrong_code
 
 PASSWORD = "secret12"
 
@@ -29,24 +28,12 @@ def who(db, tokens: service.SessionTokens) -> service.CurrentUser:
     return service.resolve_user(db, tokens.access_token)
 
 
-def code_now(secret: str) -> str:
-    if 30 - time.time() % 30 < 1.5:
-        time.sleep(1.6)
-    return pyotp.TOTP(secret).now()
-
-
-def a_wrong_code(secret: str) -> str:
-    totp = pyotp.TOTP(secret)
-    nearby = {totp.at(time.time() + offset) for offset in (-60, -30, 0, 30, 60)}
-    return next(f"{n:06d}" for n in range(1_000_000) if f"{n:06d}" not in nearby)
-
-
 def with_authenticator(db, name: str | None = None):
     """A member who enrolled and verified an authenticator: (aal2 tokens, enrolment)."""
     tokens = member(db)
     enrolment = mfa.enroll_totp(db, who(db, tokens), name)
     verified = mfa.challenge_and_verify(
-        db, who(db, tokens), enrolment.factor_id, code_now(enrolment.secret), "127.0.0.1"
+        db, who(db, tokens), enrolment.factor_id, fresh_code(enrolment.secret), "127.0.0.1"
     )
     return verified, enrolment
 
@@ -74,7 +61,7 @@ def test_the_sign_in_second_step_completes_the_password_session(db):
         db,
         password_only.access_token,
         password_only.refresh_token,
-        code_now(enrolment.secret),
+        fresh_code(enrolment.secret),
         "10.0.0.7",
     )
 
@@ -87,12 +74,12 @@ def test_the_second_step_renews_an_access_token_that_expired_while_waiting(db):
     [enrolment] = verified_without_using_a_code(db, tokens)
 
     done = mfa.complete_sign_in(
-        db, "expired-or-garbled", tokens.refresh_token, code_now(enrolment.secret), None
+        db, "expired-or-garbled", tokens.refresh_token, fresh_code(enrolment.secret), None
     )
 
     assert aal(done.access_token) == "aal2"
     with pytest.raises(NotAuthenticated):
-        mfa.complete_sign_in(db, "", "", code_now(enrolment.secret), None)
+        mfa.complete_sign_in(db, "", "", fresh_code(enrolment.secret), None)
 
 
 def test_the_second_step_refuses_a_wrong_code_with_the_documents_text(db):
@@ -101,7 +88,7 @@ def test_the_second_step_refuses_a_wrong_code_with_the_documents_text(db):
 
     with pytest.raises(DomainError) as refused:
         mfa.complete_sign_in(
-            db, tokens.access_token, tokens.refresh_token, a_wrong_code(enrolment.secret), None
+            db, tokens.access_token, tokens.refresh_token, wrong_code(enrolment.secret), None
         )
 
     assert refused.value.message == messages.MFA_INVALID_CODE == "Invalid TOTP code entered"
@@ -114,10 +101,10 @@ def test_the_second_step_uses_the_authenticator_the_member_chose(db):
 
     with pytest.raises(DomainError):  # the tablet's code, checked against the phone
         mfa.complete_sign_in(
-            db, password_only.access_token, "", code_now(tablet.secret), None, phone.factor_id
+            db, password_only.access_token, "", fresh_code(tablet.secret), None, phone.factor_id
         )
     done = mfa.complete_sign_in(
-        db, password_only.access_token, "", code_now(tablet.secret), None, tablet.factor_id
+        db, password_only.access_token, "", fresh_code(tablet.secret), None, tablet.factor_id
     )
 
     assert db.get(AuthSession, who(db, done).session_id).factor_id == tablet.factor_id
@@ -130,7 +117,7 @@ def test_verifying_clears_the_members_other_unfinished_enrolments(db):
     abandoned = mfa.enroll_totp(db, who(db, tokens), "First try")
     kept = mfa.enroll_totp(db, who(db, tokens), "Second try")
 
-    mfa.challenge_and_verify(db, who(db, tokens), kept.factor_id, code_now(kept.secret), None)
+    mfa.challenge_and_verify(db, who(db, tokens), kept.factor_id, fresh_code(kept.secret), None)
 
     assert db.get(MfaFactor, abandoned.factor_id) is None
     assert [f.id for f in mfa.list_factors(db, tokens.user_id)] == [kept.factor_id]
@@ -154,7 +141,7 @@ def test_removing_the_factor_a_session_used_leaves_it_needing_another(db):
     tokens, phone = with_authenticator(db, "Phone")
     holder = who(db, tokens)
     tablet = mfa.enroll_totp(db, holder, "Tablet")
-    mfa.challenge_and_verify(db, holder, tablet.factor_id, code_now(tablet.secret), None)
+    mfa.challenge_and_verify(db, holder, tablet.factor_id, fresh_code(tablet.secret), None)
     # The session was last proved by the tablet; removing the phone changes nothing.
     mfa.unenroll(db, holder, phone.factor_id)
     assert db.get(AuthSession, holder.session_id).aal == "aal2"
@@ -194,7 +181,7 @@ def test_wrong_codes_are_counted_in_redis_when_the_app_has_it(db, monkeypatch):
                 who(db, tokens),
                 enrolment.factor_id,
                 record.id,
-                code_now(enrolment.secret),
+                fresh_code(enrolment.secret),
                 None,
             )
     finally:

@@ -13,7 +13,7 @@ from prettyscore.core.errors import Conflict, NotFound, PermissionDenied, Valida
 from prettyscore.partners import admin_service as service
 from prettyscore.partners import programme
 from prettyscore.partners.models import PartnerConversion, PartnerPayout
-from tests.admin.people import admin, conversion, member, partner
+from tests.fixtures.people import admin, conversion, member, partner
 
 PENDING, APPROVED, SUSPENDED = programme.PENDING, programme.APPROVED, programme.SUSPENDED
 

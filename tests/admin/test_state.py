@@ -18,8 +18,8 @@ from prettyscore.partners import programme
 from prettyscore.partners.models import PartnerAccount, PartnerConversion, PartnerPayout
 from prettyscore.verification import service as verification
 from prettyscore.verification.models import VerificationRequest
-from tests.admin.handlers import as_user, call
-from tests.admin.people import admin_session, conversion, member_session, partner
+from tests.fixtures.handlers import as_user, call
+from tests.fixtures.people import admin_session, conversion, member_session, partner
 
 DENIED = messages.ACCESS_DENIED_ADMIN_ONLY
 REQUIRED = messages.ADMIN_ACCESS_REQUIRED

@@ -10,7 +10,6 @@ from __future__ import annotations
 import base64
 import hashlib
 import secrets
-import time
 import uuid
 from datetime import timedelta
 
@@ -153,13 +152,13 @@ def test_a_new_mail_voids_the_previous_code(api, outbox, new_email, auth_setting
     assert verify_code(api, email, new).status_code == 200
 
 
-def test_codes_expire(api, outbox, new_email, auth_settings):
+def test_codes_expire(api, outbox, new_email, auth_settings, clock):
     auth_settings(OTP_TTL_SECONDS="1")
     email = new_email()
     request_otp(api, email)
     code = code_in(outbox, email)
 
-    time.sleep(1.2)
+    clock.advance(seconds=1.2)
 
     assert verify_code(api, email, code).status_code == 403
 
@@ -330,12 +329,12 @@ def test_pkce_refuses_a_wrong_verifier_and_keeps_the_code_for_the_right_one(api,
     assert exchange(api, auth_code, verifier).status_code == 200
 
 
-def test_pkce_auth_codes_expire(api, outbox, new_email, auth_settings):
+def test_pkce_auth_codes_expire(api, outbox, new_email, auth_settings, clock):
     auth_settings(FLOW_STATE_TTL_SECONDS="1")
     verifier, challenge = pkce_pair()
     auth_code = start_pkce_sign_in(api, outbox, new_email(), challenge)
 
-    time.sleep(1.2)
+    clock.advance(seconds=1.2)
     answer = exchange(api, auth_code, verifier)
 
     assert (answer.status_code, answer.json()["error_code"]) == (422, "flow_state_expired")

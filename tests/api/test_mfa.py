@@ -33,6 +33,7 @@ from prettyscore.api.bearer import require_user
 from prettyscore.api.errors import install_error_handlers
 from prettyscore.core import messages
 from prettyscore.core.rate_limits import get_rate_limiter
+from tests.fixtures.totp import fresh_code, wrong_code
 from tests.helpers.api_server import serving
 
 PASSWORD = "secret12"
@@ -86,28 +87,13 @@ def send_code(api, tokens, factor_id: str, challenge_id: str, code: str) -> http
     )
 
 
-def current_code(secret: str) -> str:
-    """The authenticator's code now, waiting out the last second of a step so the code
-    is still current when the server checks it."""
-    if 30 - time.time() % 30 < 1.5:
-        time.sleep(1.6)
-    return pyotp.TOTP(secret).now()
-
-
-def wrong_code(secret: str) -> str:
-    """Six digits that match no code the server would accept right now."""
-    totp = pyotp.TOTP(secret)
-    nearby = {totp.at(time.time() + offset) for offset in (-60, -30, 0, 30, 60)}
-    return next(f"{n:06d}" for n in range(1_000_000) if f"{n:06d}" not in nearby)
-
-
 def enrolled_and_verified(api, db, prefix: str = "mfa"):
     """A member with a verified authenticator: (their aal2 tokens, the factor, its secret)."""
     tokens = new_member(db, prefix)
     factor = enrol(api, tokens, friendly_name="Phone")
     challenge = start_challenge(api, tokens, factor["id"])
     secret = factor["totp"]["secret"]
-    answer = send_code(api, tokens, factor["id"], challenge["id"], current_code(secret))
+    answer = send_code(api, tokens, factor["id"], challenge["id"], fresh_code(secret))
     assert answer.status_code == 200, answer.text
     return answer.json(), factor, secret
 
@@ -208,7 +194,7 @@ def test_a_verified_code_raises_the_session_to_aal2_with_totp_first(api, db):
     assert before + 295 <= challenge["expires_at"] <= int(time.time()) + 305
 
     answer = send_code(
-        api, tokens, factor["id"], challenge["id"], current_code(factor["totp"]["secret"])
+        api, tokens, factor["id"], challenge["id"], fresh_code(factor["totp"]["secret"])
     )
 
     assert answer.status_code == 200, answer.text
@@ -232,7 +218,7 @@ def test_refreshing_an_aal2_session_keeps_aal2_and_the_old_refresh_token_is_spen
     tokens = new_member(db)
     factor = enrol(api, tokens)
     challenge = start_challenge(api, tokens, factor["id"])
-    code = current_code(factor["totp"]["secret"])
+    code = fresh_code(factor["totp"]["secret"])
     session = send_code(api, tokens, factor["id"], challenge["id"], code).json()
 
     renewed = service.refresh_session(db, session["refresh_token"])
@@ -303,7 +289,7 @@ def test_an_expired_challenge_is_refused(api, db):
     db.commit()
 
     answer = send_code(
-        api, tokens, factor["id"], challenge["id"], current_code(factor["totp"]["secret"])
+        api, tokens, factor["id"], challenge["id"], fresh_code(factor["totp"]["secret"])
     )
 
     assert (answer.status_code, error_code(answer)) == (422, "mfa_challenge_expired")
@@ -317,7 +303,7 @@ def test_a_challenge_of_another_factor_is_not_found(api, db):
     challenge = start_challenge(api, tokens, first["id"])
 
     answer = send_code(
-        api, tokens, second["id"], challenge["id"], current_code(second["totp"]["secret"])
+        api, tokens, second["id"], challenge["id"], fresh_code(second["totp"]["secret"])
     )
 
     assert (answer.status_code, error_code(answer)) == (422, "mfa_factor_not_found")
@@ -332,9 +318,9 @@ def test_five_wrong_codes_void_the_challenge_but_not_the_factor(api, db):
         answer = send_code(api, tokens, factor["id"], challenge["id"], wrong_code(secret))
         assert error_code(answer) == "mfa_verification_failed"
 
-    locked = send_code(api, tokens, factor["id"], challenge["id"], current_code(secret))
+    locked = send_code(api, tokens, factor["id"], challenge["id"], fresh_code(secret))
     fresh = start_challenge(api, tokens, factor["id"])
-    accepted = send_code(api, tokens, factor["id"], fresh["id"], current_code(secret))
+    accepted = send_code(api, tokens, factor["id"], fresh["id"], fresh_code(secret))
 
     assert (locked.status_code, error_code(locked)) == (429, "over_request_rate_limit")
     assert accepted.status_code == 200
@@ -351,7 +337,7 @@ def guess_wrong(api, tokens, factor, challenges: int) -> None:
 
 def try_right_code(api, tokens, factor):
     challenge = start_challenge(api, tokens, factor["id"])
-    code = current_code(factor["totp"]["secret"])
+    code = fresh_code(factor["totp"]["secret"])
     return send_code(api, tokens, factor["id"], challenge["id"], code)
 
 
@@ -386,7 +372,7 @@ def test_two_simultaneous_verifications_of_one_code_let_one_through(api, db, api
     tokens = new_member(db)
     factor = enrol(api, tokens)
     challenges = [start_challenge(api, tokens, factor["id"])["id"] for _ in range(2)]
-    code = current_code(factor["totp"]["secret"])
+    code = fresh_code(factor["totp"]["secret"])
     barrier = threading.Barrier(2)
     statuses: list[int] = []
 
@@ -410,7 +396,7 @@ def test_another_members_factor_is_not_found(api, db):
     intruder = new_member(db, "intruder")
     factor = enrol(api, owner)
     challenge = start_challenge(api, owner, factor["id"])
-    code = current_code(factor["totp"]["secret"])
+    code = fresh_code(factor["totp"]["secret"])
 
     attempts = [
         api.post(f"/auth/v1/factors/{factor['id']}/challenge", json={}, headers=bearer(intruder)),
@@ -476,7 +462,7 @@ def test_require_user_wants_aal2_once_a_factor_is_verified(api, db, guarded_url)
     before = httpx.get(f"{guarded_url}/whoami", headers=bearer(tokens))
     factor = enrol(api, tokens)
     challenge = start_challenge(api, tokens, factor["id"])
-    code = current_code(factor["totp"]["secret"])
+    code = fresh_code(factor["totp"]["secret"])
     session = send_code(api, tokens, factor["id"], challenge["id"], code).json()
     password_only = sign_in_again(db, tokens.email)
 
@@ -494,7 +480,7 @@ def test_verifying_ends_the_members_other_password_only_sessions(api, db):
     factor = enrol(api, tokens)
     challenge = start_challenge(api, tokens, factor["id"])
 
-    send_code(api, tokens, factor["id"], challenge["id"], current_code(factor["totp"]["secret"]))
+    send_code(api, tokens, factor["id"], challenge["id"], fresh_code(factor["totp"]["secret"]))
 
     other = db.get(AuthSession, uuid.UUID(claims(elsewhere.access_token)["session_id"]))
     db.refresh(other)
@@ -534,7 +520,7 @@ def test_the_supabase_client_enrols_verifies_and_unenrols(api_server, db):
             }
         )
     verified = client.mfa.challenge_and_verify(
-        {"factor_id": enrolled.id, "code": current_code(enrolled.totp.secret)}
+        {"factor_id": enrolled.id, "code": fresh_code(enrolled.totp.secret)}
     )
     level = client.mfa.get_authenticator_assurance_level()
     removed = client.mfa.unenroll({"factor_id": enrolled.id})
@@ -555,7 +541,7 @@ def test_the_supabase_client_signs_in_lists_factors_and_reaches_aal2(api_server,
 
     enrolled = client.mfa.enroll({"factor_type": "totp", "friendly_name": "Phone"})
     client.mfa.challenge_and_verify(
-        {"factor_id": enrolled.id, "code": current_code(enrolled.totp.secret)}
+        {"factor_id": enrolled.id, "code": fresh_code(enrolled.totp.secret)}
     )
     factors = client.mfa.list_factors()
     client.sign_out()

@@ -10,10 +10,8 @@ from __future__ import annotations
 
 import base64
 import io
-import time
 
 import httpx
-import pyotp
 import pytest
 from PIL import Image
 from skimage import data
@@ -22,6 +20,7 @@ from supabase_functions import SyncFunctionsClient
 from supabase_functions.errors import FunctionsHttpError
 
 from prettyscore.core.rate_limits import reset_rate_limits
+from tests.fixtures.totp import fresh_code
 
 EMAIL = "journey@example.com"
 PASSWORD = "journey-secret-1"
@@ -47,12 +46,6 @@ def _photo_data_url() -> str:
     return "data:image/jpeg;base64," + base64.b64encode(buffer.getvalue()).decode()
 
 
-def _fresh_code(secret: str) -> str:
-    if 30 - time.time() % 30 < 1.5:  # never a code about to turn over
-        time.sleep(1.6)
-    return pyotp.TOTP(secret).now()
-
-
 def test_a_member_goes_from_sign_up_to_an_edited_photo_and_signs_out(api, auth):
     signed_up = auth.sign_up({"email": EMAIL, "password": PASSWORD})
     auth.sign_out()
@@ -62,7 +55,7 @@ def test_a_member_goes_from_sign_up_to_an_edited_photo_and_signs_out(api, auth):
     user = auth.get_user().user
 
     factor = auth.mfa.enroll({"factor_type": "totp", "friendly_name": "Phone"})
-    auth.mfa.challenge_and_verify({"factor_id": factor.id, "code": _fresh_code(factor.totp.secret)})
+    auth.mfa.challenge_and_verify({"factor_id": factor.id, "code": fresh_code(factor.totp.secret)})
     level = auth.mfa.get_authenticator_assurance_level()
     token = auth.get_session().access_token
 

@@ -13,7 +13,7 @@ from prettyscore.billing.models import CheckoutSession, Subscription
 from prettyscore.core import messages
 from prettyscore.core.errors import DomainError
 from prettyscore.core.model_types import utcnow
-from tests.billing.conftest import PUBLIC_URL, WEBHOOK_SECRET
+from tests.fixtures.payments import PUBLIC_URL, WEBHOOK_SECRET
 from tests.helpers import stripe_events
 from tests.helpers.fake_stripe import CHECKOUT_HOST
 

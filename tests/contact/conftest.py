@@ -2,6 +2,6 @@
 
 from __future__ import annotations
 
-from tests.billing.conftest import clean_billing_settings, fake_stripe, make_member
+from tests.fixtures.payments import clean_billing_settings, fake_stripe
 
-__all__ = ["clean_billing_settings", "fake_stripe", "make_member"]
+__all__ = ["clean_billing_settings", "fake_stripe"]

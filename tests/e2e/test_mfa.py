@@ -18,25 +18,9 @@ from tests.e2e.flows import (
     wait_for_path,
     wait_until_ready,
 )
+from tests.fixtures.totp import fresh_code, wrong_code
 
 pytestmark = pytest.mark.e2e
-
-
-def fresh_code(secret: str, after_step: int | None = None) -> str:
-    """The app's current code, from a step later than ``after_step`` (a code is accepted
-    once) and not in the last second of its step (the server must still see it current)."""
-    totp = pyotp.TOTP(secret)
-    while (after_step is not None and totp.timecode(time.time()) <= after_step) or (
-        30 - time.time() % 30 < 1.5
-    ):
-        time.sleep(0.5)
-    return totp.now()
-
-
-def a_wrong_code(secret: str) -> str:
-    totp = pyotp.TOTP(secret)
-    nearby = {totp.at(time.time() + offset) for offset in (-60, -30, 0, 30, 60)}
-    return next(f"{n:06d}" for n in range(1_000_000) if f"{n:06d}" not in nearby)
 
 
 def code_field(page):
@@ -83,7 +67,7 @@ def test_an_authenticator_app_guards_the_sign_in(page, app_server):
     expect(page.get_by_role("heading", name=messages.MFA_STEP_HEADING, exact=True)).to_be_visible()
 
     # A wrong code is refused and may be retried; the right one lands on the dashboard.
-    code_field(page).fill(a_wrong_code(secret))
+    code_field(page).fill(wrong_code(secret))
     page.get_by_role("button", name=messages.MFA_VERIFY).click()
     expect(page.get_by_text(messages.MFA_INVALID_CODE)).to_be_visible()
     expect(page.get_by_role("heading", name=messages.MFA_STEP_HEADING, exact=True)).to_be_visible()

@@ -22,42 +22,14 @@ from collections.abc import Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from prettyscore.core import settings
+
 PROJECT_ROOT = Path(__file__).resolve().parents[2]
 VENV_BIN = Path(sys.executable).parent
 WEB_CACHE = PROJECT_ROOT / ".tools" / "e2e-web"
 
 #: Every variable of prettyscore/core/settings.py: a developer's values must not leak in.
-APP_SETTINGS = (
-    "DATA_DIR",
-    "DATABASE_URL",
-    "REDIS_URL",
-    "SECRET_KEY",
-    "MEDIA_DIR",
-    "OUTBOX_DIR",
-    "SMTP_URL",
-    "MAIL_FROM",
-    "PUBLIC_URL",
-    "PORT",
-    "ACCESS_TOKEN_TTL_SECONDS",
-    "REFRESH_TOKEN_TTL_SECONDS",
-    "RECOVERY_LINK_TTL_SECONDS",
-    "STRIPE_SECRET_KEY",
-    "STRIPE_PUBLISHABLE_KEY",
-    "STRIPE_WEBHOOK_SECRET",
-    "STRIPE_API_BASE",
-    "PREMIUM_MONTHLY_CENTS",
-    "DETAILED_PERSONALITY_CENTS",
-    "PAYMENT_CURRENCY",
-    "ANALYSIS_WAIT_SECONDS",
-    "BODY_ANALYSIS_WAIT_SECONDS",
-    "RATE_LIMIT_SIGN_IN_FAILURES_PER_EMAIL_AND_ADDRESS",
-    "RATE_LIMIT_SIGN_IN_FAILURES_PER_ADDRESS",
-    "RATE_LIMIT_SIGN_UPS_PER_ADDRESS",
-    "RATE_LIMIT_MAILS_PER_ADDRESS",
-    "RATE_LIMIT_MAILS_PER_EMAIL",
-    "RATE_LIMIT_CONTACT_REQUESTS_PER_MEMBER",
-    "RATE_LIMIT_CHAT_MESSAGES_PER_MEMBER",
-)
+APP_SETTINGS = settings.VARIABLES
 
 #: The rate limits, lifted for the browser tests (see ``server_environment``).
 RATE_LIMITS = tuple(name for name in APP_SETTINGS if name.startswith("RATE_LIMIT_"))

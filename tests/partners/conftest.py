@@ -10,9 +10,9 @@ import pytest
 from prettyscore.partners import service
 from prettyscore.partners.models import PartnerAccount
 from prettyscore.partners.programme import APPROVED, STARTER, TIERS
-from tests.billing.conftest import clean_billing_settings, fake_stripe, make_member
+from tests.fixtures.payments import clean_billing_settings, fake_stripe
 
-__all__ = ["clean_billing_settings", "fake_stripe", "make_member"]
+__all__ = ["clean_billing_settings", "fake_stripe"]
 
 
 @pytest.fixture

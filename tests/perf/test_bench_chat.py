@@ -32,9 +32,9 @@ import pytest
 from sqlmodel import Session
 
 from prettyscore.chat import live, service
-from tests.chat.conftest import add_member, add_request
 from tests.conftest import redis_url
 from tests.e2e.flows import new_member, open_page, paid_contact_request
+from tests.fixtures.factories import add_member, add_request
 
 PAIRS = 50
 MESSAGES_PER_PAIR = 8

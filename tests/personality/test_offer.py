@@ -16,12 +16,9 @@ from prettyscore.personality.components import detailed_analysis_offer
 from prettyscore.personality.models import PersonalityResult
 from prettyscore.personality.offer_state import DetailedOfferState
 from prettyscore.personality.quiz import DETAILED
-from tests.admin.conftest import app_database
-from tests.admin.handlers import as_user, call
-from tests.admin.people import member_session
+from tests.fixtures.handlers import as_user, call
+from tests.fixtures.people import member_session
 from tests.personality.test_service import ALL_FIRST, ALL_THIRD, basic_result, buy, session_id
-
-__all__ = ["app_database"]
 
 
 def test_the_latest_basic_result_is_on_offer_until_its_analysis_is_paid(db, make_member):

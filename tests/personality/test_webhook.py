@@ -6,7 +6,6 @@ from __future__ import annotations
 
 import asyncio
 import uuid
-from collections.abc import Iterator
 from datetime import timedelta
 
 import httpx
@@ -16,28 +15,12 @@ from starlette.applications import Starlette
 
 from prettyscore.billing.api import WEBHOOK_PATH, billing_routes
 from prettyscore.billing.models import CheckoutSession, PaymentEvent, Subscription
-from prettyscore.core.db import get_engine
 from prettyscore.core.model_types import utcnow
 from prettyscore.personality import service
 from prettyscore.personality.models import PersonalityResult
-from tests.billing.conftest import WEBHOOK_SECRET
+from tests.fixtures.payments import WEBHOOK_SECRET
 from tests.helpers import stripe_events
 from tests.personality.test_analysis import SHAPES, answers
-
-
-@pytest.fixture
-def app_database(db_engine, migrated_database_url, monkeypatch) -> Iterator[None]:
-    """The app's settings and engine (what the webhook route uses) on the test database."""
-    from prettyscore.core.settings import get_settings
-
-    monkeypatch.setenv("DATABASE_URL", migrated_database_url)
-    get_settings.cache_clear()
-    get_engine.cache_clear()
-    try:
-        yield
-    finally:
-        get_engine().dispose()
-        get_engine.cache_clear()
 
 
 def post(event: dict, secret: str = WEBHOOK_SECRET) -> httpx.Response:

@@ -10,12 +10,9 @@ from prettyscore.core.media import get_media_store
 from prettyscore.core.settings import get_settings
 from prettyscore.photos import service
 from prettyscore.photos.state import PhotosState
-from tests.admin.conftest import app_database
-from tests.admin.handlers import as_user, call
-from tests.admin.people import member_session
+from tests.fixtures.handlers import as_user, call
+from tests.fixtures.people import member_session
 from tests.photos.test_service import visitor_result
-
-__all__ = ["app_database"]
 
 
 @pytest.fixture

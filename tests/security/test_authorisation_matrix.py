@@ -20,7 +20,7 @@ from reflex.state import BaseState
 import prettyscore.prettyscore as prettyscore_app
 from prettyscore.accounts.state import AuthState
 from prettyscore.core.media import MediaStore
-from tests.admin.handlers import Reply, _reply, a_browser, hold_session, run_handler
+from tests.fixtures.handlers import Reply, _reply, a_browser, hold_session, run_handler
 from tests.security.authorisation_table import (
     ADMINS,
     CONTESTANT,
@@ -126,7 +126,7 @@ def state_for(state_class: type[BaseState], world: World, actor: str, rule: Rule
 
 
 def call(state: BaseState, handler: str, *args) -> Reply:
-    """Run ``handler`` to its end (tests/admin/handlers.py); chained events (an
+    """Run ``handler`` to its end (tests/fixtures/handlers.py); chained events (an
     EventHandler returned to run next) are left out of the reply."""
     sent = run_handler(state, handler, *args)
     return _reply([item for item in sent if not isinstance(item, EventHandler)])

@@ -20,11 +20,8 @@ from prettyscore.accounts.state import AuthState
 from prettyscore.core import messages
 from prettyscore.core.db import session_scope
 from prettyscore.web.browser_key import BROWSER_COOKIE, browser_key_from, give_browser_key
-from tests.admin.conftest import app_database
-from tests.admin.handlers import a_browser, as_user, call
-from tests.admin.people import member_session
-
-__all__ = ["app_database"]
+from tests.fixtures.handlers import a_browser, as_user, call
+from tests.fixtures.people import member_session
 
 
 def from_socket(state, cookie: str) -> None:

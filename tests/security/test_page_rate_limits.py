@@ -30,8 +30,8 @@ from prettyscore.core import messages
 from prettyscore.core.member_limits import wait_phrase
 from prettyscore.core.rate_limits import RateLimited, get_rate_limiter
 from prettyscore.photos.models import Photo
-from tests.admin.handlers import Reply, a_browser, call, hold_session
-from tests.chat.conftest import add_request
+from tests.fixtures.factories import add_request
+from tests.fixtures.handlers import Reply, a_browser, call, hold_session
 from tests.helpers.auth_api import PASSWORD, bearer, mails_to, sign_in, sign_up
 
 API_ADDRESS = "127.0.0.1"  # where the test's HTTP client connects from

@@ -16,7 +16,7 @@ from prettyscore.photos.models import Photo
 from prettyscore.verification import service
 from prettyscore.verification.models import VerificationRequest
 from prettyscore.verification.service import VerificationForm, VerificationInvalid
-from tests.admin.people import admin, member
+from tests.fixtures.people import admin, member
 
 FORM = VerificationForm(
     full_name="  Ada Lovelace ",

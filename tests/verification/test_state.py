@@ -14,8 +14,8 @@ from prettyscore.verification.state import (
     VIEW_VERIFIED,
     VerificationState,
 )
-from tests.admin.handlers import as_user, call
-from tests.admin.people import admin, member_session
+from tests.fixtures.handlers import as_user, call
+from tests.fixtures.people import admin, member_session
 
 FORM = {
     "full_name": "Grace Hopper",

@@ -24,11 +24,8 @@ from prettyscore.photos import housekeeping, media_files
 from prettyscore.video import service
 from prettyscore.video.models import VideoGeneration
 from prettyscore.video.state import VideoState
-from tests.admin.conftest import app_database
-from tests.admin.handlers import as_user, call
-from tests.admin.people import member_session
-
-__all__ = ["app_database"]
+from tests.fixtures.handlers import as_user, call
+from tests.fixtures.people import member_session
 
 
 @pytest.fixture
