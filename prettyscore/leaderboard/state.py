@@ -18,7 +18,7 @@ from prettyscore.core.db import run_in_session
 from prettyscore.core.errors import DomainError, ValidationFailed
 from prettyscore.leaderboard import service
 from prettyscore.leaderboard.components import BIO_FIELD, DISPLAY_NAME_FIELD
-from prettyscore.ui.score import format_score
+from prettyscore.scoring.tiers import score_text
 
 log = logging.getLogger(__name__)
 
@@ -53,7 +53,7 @@ def entry_row(entry: service.Entry, viewer_id: str = "") -> EntryRow:
         image_url=entry.image_url,
         display_name=entry.display_name,
         bio=entry.bio,
-        score=format_score(entry.score),
+        score=score_text(entry.score),
         label=entry.label,
         verified=entry.verified,
         medal_colour=MEDAL_COLOURS.get(entry.rank, ""),
@@ -148,7 +148,7 @@ class ContestState(AuthState):
             ChoiceRow(
                 photo_id=str(photo.id),
                 image_url=service.image_of(photo),
-                score=format_score(photo.score),
+                score=score_text(photo.score),
                 label=photo.rating_label,
                 listed=photo.public_listing,
             )

@@ -23,6 +23,7 @@ from prettyscore.photos import service
 from prettyscore.photos.models import Photo
 from prettyscore.scoring.kinds import FEET, HANDS
 from prettyscore.scoring.service import BREAKDOWN_NAMES
+from prettyscore.scoring.tiers import score_text
 from prettyscore.ui.explanation import ExplanationNote, explanation_notes
 
 log = logging.getLogger(__name__)
@@ -65,7 +66,7 @@ def photo_card(photo: Photo) -> PhotoCard:
         original_url=photo.original_image_url,
         edited_url=photo.edited_image_url or "",
         score=photo.score,
-        score_text="10" if photo.score >= 10 else f"{photo.score:.1f}",
+        score_text=score_text(photo.score),
         label=photo.rating_label,
         created=f"{photo.created_at:%b} {photo.created_at.day}, {photo.created_at.year}",
         listed=photo.public_listing,
@@ -87,13 +88,13 @@ def _photo_png(user_id, photo_id: str, which: str) -> tuple[bytes, str]:
     with session_scope() as db:
         photo = service.get_photo(db, user_id, photo_id)
         url = photo.edited_image_url if which == "edited" else photo.original_image_url
-        score_text = "10" if photo.score >= 10 else f"{photo.score:.1f}"
+        shown = score_text(photo.score)
     if not url:
         raise DomainError(messages.NO_PHOTO_TO_DOWNLOAD)
     data = get_media_store().read(key_from_url(url))
     buffer = io.BytesIO()
     Image.open(io.BytesIO(data)).save(buffer, format="PNG")
-    return buffer.getvalue(), f"pretty-score-{score_text}-{which}.png"
+    return buffer.getvalue(), f"pretty-score-{shown}-{which}.png"
 
 
 class PhotosState(AuthState):
