@@ -138,7 +138,7 @@ class AuthFormState(AccountFormState):
         pending = self._pending_access_token
         self._forget_second_step()
         if pending:
-            with guarded("Closing a half-open session", fallback=None):
+            with guarded("Closing a half-open session", fallback=None, refusals=False):
                 await run_in_session(service.sign_out, pending, "local")
 
     def _forget_second_step(self) -> None:

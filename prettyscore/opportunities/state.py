@@ -107,7 +107,7 @@ class OpportunityState(FormState):
             self.loaded = True
             return None
         self.account_email = user.email
-        with guarded(LOADING, messages.GENERIC_ERROR_RETRY) as call:
+        with guarded(LOADING, messages.GENERIC_ERROR_RETRY, refusals=False) as call:
             self._show_claim(await run_in_session(service.application_of, user.id))
         self.loaded = True
         if call.failed:
@@ -144,5 +144,5 @@ class OpportunityState(FormState):
 
     async def _show_existing(self, user_id) -> None:
         """After 'already submitted': show the application the member sent before."""
-        with guarded(LOADING, fallback=None):
+        with guarded(LOADING, fallback=None, refusals=False):
             self._show_claim(await run_in_session(service.application_of, user_id))

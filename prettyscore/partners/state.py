@@ -102,7 +102,7 @@ class PartnerApplyState(FormState):
         if user is None:
             return [rx.toast.error(messages.SIGN_IN_TO_APPLY), self._sign_in_redirect(APPLY_PATH)]
         account = None
-        with guarded(LOOKING_UP_PARTNER, fallback=None):
+        with guarded(LOOKING_UP_PARTNER, fallback=None, refusals=False):
             account = await run_in_session(service.partner_of, user.id)
         if account is not None:
             return [rx.toast.info(messages.ALREADY_PARTNER), rx.redirect(PORTAL_PATH)]
@@ -232,7 +232,9 @@ class PartnerPortalState(PartnerProgrammeState):
         user = await self._current_user()
         if user is None:
             return self._sign_in_redirect(PORTAL_PATH)
-        with guarded("Loading the partner portal", messages.FAILED_TO_LOAD_PARTNER_DATA) as call:
+        with guarded(
+            "Loading the partner portal", messages.FAILED_TO_LOAD_PARTNER_DATA, refusals=False
+        ) as call:
             view = await run_in_session(service.portal, user.id)
         if call.failed:
             return call.toast
@@ -277,7 +279,9 @@ class PartnerLeaderboardState(AuthState):
     async def open_page(self):
         """on_load: anyone may look."""
         await self._current_user()
-        with guarded("Loading the partner leaderboard", messages.FAILED_TO_LOAD_PARTNERS) as call:
+        with guarded(
+            "Loading the partner leaderboard", messages.FAILED_TO_LOAD_PARTNERS, refusals=False
+        ) as call:
             entries = await run_in_session(service.leaderboard)
         self.loaded = True
         if call.failed:
@@ -298,5 +302,5 @@ class PartnerLinkState(AuthState):
         if user is None:
             self.is_partner = False
             return
-        with guarded(LOOKING_UP_PARTNER, fallback=None):
+        with guarded(LOOKING_UP_PARTNER, fallback=None, refusals=False):
             self.is_partner = await run_in_session(service.partner_of, user.id) is not None

@@ -14,8 +14,10 @@ failed::
         return call.toast
 
 ``fallback=None`` logs the unexpected and shows nothing (a background refresh, a lookup
-whose absence the page already copes with). ``toast_id`` makes the toast replace the last
-one with that id. Forms use ``ui.form_state.FormState``, built on this.
+whose absence the page already copes with). ``refusals=False`` treats a refusal like the
+unexpected (logged, ``fallback`` shown): for a load whose page documents one failure text
+whatever the cause. ``toast_id`` makes the toast replace the last one with that id.
+Forms use ``ui.form_state.FormState``, built on this.
 """
 
 from __future__ import annotations
@@ -40,10 +42,17 @@ class Guarded:
     """A guarded block: how it ended (``error``, ``failed``) and the ``toast`` to show."""
 
     def __init__(
-        self, context: str, fallback: str | None, toast_id: str | None, logger: logging.Logger
+        self,
+        context: str,
+        fallback: str | None,
+        *,
+        refusals: bool,
+        toast_id: str | None,
+        logger: logging.Logger,
     ):
         self.context = context
         self.fallback = fallback
+        self.refusals = refusals
         self.toast_id = toast_id
         self.logger = logger
         self.error: Exception | None = None
@@ -65,7 +74,7 @@ class Guarded:
         if not isinstance(error, Exception):
             return False  # ran through, or a cancellation/exit that is not ours to stop
         self.error = error
-        if isinstance(error, DomainError):
+        if isinstance(error, DomainError) and self.refusals:
             self.toast = error_toast(error.message, self.toast_id)
         else:
             self.logger.error("%s failed", self.context, exc_info=(kind, error, traceback))
@@ -78,9 +87,10 @@ def guarded(
     context: str,
     fallback: str | None = messages.UNEXPECTED_ERROR,
     *,
+    refusals: bool = True,
     toast_id: str | None = None,
     logger: logging.Logger | None = None,
 ) -> Guarded:
     """A block whose failure becomes a toast: the refusal's own text, or (logged as
     "``context`` failed") ``fallback`` for anything unexpected."""
-    return Guarded(context, fallback, toast_id, logger or log)
+    return Guarded(context, fallback, refusals=refusals, toast_id=toast_id, logger=logger or log)

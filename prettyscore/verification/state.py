@@ -89,7 +89,7 @@ class VerificationState(FormState):
 
     async def _show_current(self, user_id) -> None:
         """After 'already requested' or 'already verified': show what the member has."""
-        with guarded(LOADING, fallback=None):
+        with guarded(LOADING, fallback=None, refusals=False):
             self._show(await run_in_session(service.member_verification, user_id))
 
     def _refused(self):
@@ -106,7 +106,7 @@ class VerificationState(FormState):
         user = await self._current_user()
         if user is None:
             return self._refused()
-        with guarded(LOADING, messages.GENERIC_ERROR_RETRY) as call:
+        with guarded(LOADING, messages.GENERIC_ERROR_RETRY, refusals=False) as call:
             self._show(await run_in_session(service.member_verification, user.id))
         if call.failed:
             self.view = VIEW_FORM
