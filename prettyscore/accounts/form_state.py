@@ -17,7 +17,7 @@ import reflex as rx
 
 from prettyscore.accounts import mfa, service, throttle
 from prettyscore.accounts.service import SessionTokens
-from prettyscore.accounts.state import safe_next_path
+from prettyscore.accounts.state import AuthState, safe_next_path
 from prettyscore.core import messages
 from prettyscore.core.db import run_in_session
 from prettyscore.core.mail import get_mailer
@@ -51,7 +51,7 @@ def _sign_up(db, email: str | None, password: str | None, *, client: str, **opti
     return referrals.sign_up_with_referral(db, email, password, **options)
 
 
-class AccountFormState(FormState):
+class AccountFormState(FormState, AuthState):
     """What the account forms share: the browser's address, and one guarded service call."""
 
     def _client_address(self) -> str:

@@ -13,6 +13,7 @@ from typing import Any, ClassVar
 import reflex as rx
 from typing_extensions import TypedDict  # pydantic reads it before Python 3.12
 
+from prettyscore.accounts.state import AuthState
 from prettyscore.core import messages
 from prettyscore.core.db import run_in_session
 from prettyscore.core.errors import Conflict
@@ -81,7 +82,7 @@ def application_form(data: ApplicationFormData) -> service.ApplicationForm:
     )
 
 
-class OpportunityState(FormState):
+class OpportunityState(FormState, AuthState):
     """The application form, or, once the member has applied, its confirmation."""
 
     loaded: bool = False

@@ -83,7 +83,7 @@ class PartnerProgrammeState(AuthState):
 # ---------------------------------------------------------------------------
 # /partners/apply
 # ---------------------------------------------------------------------------
-class PartnerApplyState(FormState):
+class PartnerApplyState(FormState, AuthState):
     """The application form; members who already are partners go to their portal."""
 
     short_code: str = ""

@@ -1,7 +1,9 @@
 """The one way a Reflex form is submitted: one submission at a time, the service decides,
 and a refusal shows as a toast and, when it names a field, beside that field.
 
-A form's state extends ``FormState`` and writes its submit handler as::
+``FormState`` is a state mixin: a form's state lists it before its Reflex parent
+(``class PartnerApplyState(FormState, AuthState)``) and gets its own copy of the vars,
+so two forms never share a submission or a problem. Its submit handler reads::
 
     if not self._begin_submission():
         return
@@ -25,9 +27,9 @@ from collections.abc import Iterator
 from contextlib import contextmanager
 from typing import Any, ClassVar
 
+import reflex as rx
 from sqlalchemy.exc import SQLAlchemyError
 
-from prettyscore.accounts.state import AuthState
 from prettyscore.core import messages
 from prettyscore.core.errors import DomainError
 from prettyscore.core.member_limits import refusal_text
@@ -35,8 +37,8 @@ from prettyscore.core.rate_limits import RateLimited
 from prettyscore.ui.guarded import Guarded, error_toast, guarded
 
 
-class FormState(AuthState):
-    """What every form's state shares: the submission in progress and its first problem."""
+class FormState(rx.State, mixin=True):
+    """What every form's state has: the submission in progress and its first problem."""
 
     submitting: bool = False
     error_field: str = ""

@@ -12,6 +12,7 @@ from typing import Any, ClassVar
 import reflex as rx
 from typing_extensions import TypedDict  # pydantic reads it before Python 3.12
 
+from prettyscore.accounts.state import AuthState
 from prettyscore.billing.state import format_date
 from prettyscore.core import messages
 from prettyscore.core.db import run_in_session
@@ -71,7 +72,7 @@ def verification_form(data: VerificationFormData) -> service.VerificationForm:
     )
 
 
-class VerificationState(FormState):
+class VerificationState(FormState, AuthState):
     """The member's verification: badge, request status, or the form to ask."""
 
     view: str = ""
