@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import reflex as rx
 
-from prettyscore.accounts.forms import AuthFormState, ForgotPasswordState, ResetPasswordState
+from prettyscore.accounts.form_state import AuthFormState, ForgotPasswordState, ResetPasswordState
 from prettyscore.accounts.security_state import SecurityState
 from prettyscore.accounts.state import AuthState
 from prettyscore.core import messages

@@ -7,7 +7,6 @@ first code is verified or the enrolment is cancelled. Everything else is the mfa
 
 from __future__ import annotations
 
-import logging
 from urllib.parse import quote
 
 import reflex as rx
@@ -16,9 +15,7 @@ from prettyscore.accounts import mfa
 from prettyscore.accounts.state import AuthState
 from prettyscore.core import messages
 from prettyscore.core.db import run_in_session
-from prettyscore.core.errors import DomainError
-
-log = logging.getLogger(__name__)
+from prettyscore.ui.guarded import guarded
 
 
 def svg_data_uri(svg: str) -> str:
@@ -119,12 +116,9 @@ class SecurityState(AuthState):
             return None, self._sign_in_redirect()
         self.working = True
         try:
-            return await run_in_session(action, user, *args), None
-        except DomainError as error:
-            return None, rx.toast.error(error.message)
-        except Exception:
-            log.exception("%s failed unexpectedly", getattr(action, "__name__", action))
-            return None, rx.toast.error(messages.UNEXPECTED_ERROR)
+            with guarded(str(getattr(action, "__name__", action))) as call:
+                return await run_in_session(action, user, *args), None
+            return None, call.toast
         finally:
             self.working = False
 

@@ -15,7 +15,6 @@ events ``load_session`` / ``require_user``, and ``sign_out``. Other states call
 
 from __future__ import annotations
 
-import logging
 import secrets
 from urllib.parse import quote
 
@@ -26,9 +25,8 @@ from prettyscore.accounts.service import CurrentUser, SessionTokens
 from prettyscore.core import messages
 from prettyscore.core.db import run_in_session
 from prettyscore.core.settings import get_settings
+from prettyscore.ui.guarded import guarded
 from prettyscore.web.browser_key import browser_key_from
-
-log = logging.getLogger(__name__)
 
 _COOKIE_OPTIONS = {
     "path": "/",
@@ -202,10 +200,9 @@ class AuthState(rx.State):
     async def sign_out(self):
         """Sign out this browser's session and go to /auth."""
         if self._from_own_browser():
-            try:
+            with guarded("Sign-out", messages.FAILED_TO_SIGN_OUT, refusals=False) as call:
                 await run_in_session(service.sign_out_browser, self._browser_key, self.access_token)
-            except Exception:
-                log.exception("Sign-out failed")
-                return rx.toast.error(messages.FAILED_TO_SIGN_OUT)
+            if call.failed:
+                return call.toast
         self._clear_tokens()
         return [rx.toast.success(messages.SIGNED_OUT), rx.redirect("/auth")]

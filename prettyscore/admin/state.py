@@ -9,7 +9,6 @@ choices (a status, a tier, notes), which the services look up and check.
 from __future__ import annotations
 
 import dataclasses
-import logging
 from collections.abc import Callable
 from datetime import date, datetime
 from typing import Any
@@ -22,12 +21,10 @@ from prettyscore.billing.checkout import format_amount
 from prettyscore.billing.state import format_date
 from prettyscore.core import messages
 from prettyscore.core.db import run_in_session
-from prettyscore.core.errors import DomainError
 from prettyscore.partners import admin_service as partners
 from prettyscore.partners import programme
+from prettyscore.ui.guarded import guarded
 from prettyscore.verification import service as verification
-
-log = logging.getLogger(__name__)
 
 FILTER_ALL = "all"
 PARTNER_FILTERS: tuple[tuple[str, str], ...] = (
@@ -64,14 +61,9 @@ def _events(*events: Any) -> list:
 async def _outcome(action: Callable, *args: Any, done: str, failed: str, what: str):
     """Run one admin action in its own transaction and say how it went: ``done`` on
     success, the service's own refusal, or ``failed`` (with the error logged as ``what``)."""
-    try:
+    with guarded(what, failed) as call:
         await run_in_session(action, *args)
-    except DomainError as refused:
-        return rx.toast.error(refused.message)
-    except Exception:
-        log.exception("%s failed", what)
-        return rx.toast.error(failed)
-    return rx.toast.success(done)
+    return call.toast if call.failed else rx.toast.success(done)
 
 
 # ---------------------------------------------------------------------------
@@ -120,12 +112,13 @@ class PartnersAdminState(AuthState):
 
     async def _reload(self, admin: CurrentUser):
         """Fetch the table for the current filter; the load-failure toast if it fails."""
-        try:
+        with guarded(
+            "Loading the partner list", messages.FAILED_TO_LOAD_PARTNERS, refusals=False
+        ) as call:
             rows = await run_in_session(partners.list_partners, admin.id, self.status_filter)
-        except Exception:
-            log.exception("Loading the partner list failed")
+        if call.failed:
             self.partners, self.load_failed, self.loaded = [], True, True
-            return rx.toast.error(messages.FAILED_TO_LOAD_PARTNERS)
+            return call.toast
         self.partners = [partner_view(row) for row in rows]
         self.load_failed, self.loaded = False, True
         return None
@@ -242,12 +235,11 @@ class PayoutsAdminState(AuthState):
     paying: str = ""
 
     async def _reload(self, admin: CurrentUser):
-        try:
+        with guarded("Loading the payouts", messages.FAILED_TO_LOAD_DATA, refusals=False) as call:
             unpaid, payouts = await run_in_session(_payout_lists, admin.id)
-        except Exception:
-            log.exception("Loading the payouts failed")
+        if call.failed:
             self.loaded = True
-            return rx.toast.error(messages.FAILED_TO_LOAD_DATA)
+            return call.toast
         self.unpaid = [unpaid_view(row) for row in unpaid]
         self.payouts = [payout_view(row) for row in payouts]
         self.loaded = True
@@ -331,12 +323,15 @@ class VerificationAdminState(AuthState):
     reviewing: str = ""
 
     async def _reload(self, admin: CurrentUser):
-        try:
+        with guarded(
+            "Loading the verification requests",
+            messages.FAILED_TO_LOAD_VERIFICATION_REQUESTS,
+            refusals=False,
+        ) as call:
             rows = await run_in_session(verification.list_requests, admin.id)
-        except Exception:
-            log.exception("Loading the verification requests failed")
+        if call.failed:
             self.loaded = True
-            return rx.toast.error(messages.FAILED_TO_LOAD_VERIFICATION_REQUESTS)
+            return call.toast
         self.requests = [request_view(row) for row in rows]
         # One notes box per pending request, keeping what was typed in the ones still open.
         self.notes = {

@@ -8,7 +8,6 @@ granted only by a payment event.
 from __future__ import annotations
 
 import asyncio
-import logging
 from datetime import datetime
 
 import reflex as rx
@@ -21,8 +20,7 @@ from prettyscore.core import messages
 from prettyscore.core.db import run_in_session
 from prettyscore.core.errors import DomainError
 from prettyscore.core.settings import get_settings
-
-log = logging.getLogger(__name__)
+from prettyscore.ui.guarded import guarded
 
 PREMIUM_PATH = "/premium"
 #: After a successful payment: recheck the plan after 2 s, go to /dashboard 1 s later.
@@ -147,7 +145,8 @@ class PremiumState(MembershipState):
             return
         self.starting = True
         yield
-        try:
+        url = ""
+        with guarded("Starting a Premium checkout", messages.FAILED_TO_START_CHECKOUT) as call:
             url = await run_in_session(
                 checkout.start_checkout,
                 user,
@@ -155,15 +154,11 @@ class PremiumState(MembershipState):
                 description=messages.PREMIUM_PLAN_NAME,
                 promo_code=self.promo_code,
             )
-        except DomainError as error:
-            url, text = "", error.message
-        except Exception:
-            log.exception("Starting a Premium checkout failed")
-            url, text = "", messages.FAILED_TO_START_CHECKOUT
-        else:
-            text = messages.NO_CHECKOUT_URL
         self.starting = False
-        yield rx.redirect(url) if url else rx.toast.error(text)
+        if call.failed:
+            yield call.toast
+        else:
+            yield rx.redirect(url) if url else rx.toast.error(messages.NO_CHECKOUT_URL)
 
     @rx.event
     def set_promo_code(self, value: str):
@@ -183,16 +178,11 @@ class PremiumState(MembershipState):
             return
         self.cancelling = True
         yield
-        try:
+        with guarded("Cancelling Premium", messages.FAILED_TO_CANCEL_PREMIUM) as call:
             summary = await run_in_session(service.cancel_subscription, user.id)
-        except DomainError as error:
+        if call.failed:
             self.cancelling = False
-            yield rx.toast.error(error.message)
-            return
-        except Exception:
-            log.exception("Cancelling Premium failed")
-            self.cancelling = False
-            yield rx.toast.error(messages.FAILED_TO_CANCEL_PREMIUM)
+            yield call.toast
             return
         self._show(summary)
         self.cancelling, self.cancel_dialog_open = False, False

@@ -29,6 +29,7 @@ from prettyscore.core.db import run_in_session
 from prettyscore.core.errors import DomainError, ValidationFailed
 from prettyscore.core.outages import is_service_outage
 from prettyscore.core.rate_limits import RateLimited
+from prettyscore.ui.guarded import guarded
 
 log = logging.getLogger(__name__)
 
@@ -121,11 +122,11 @@ class ChatState(AuthState):
         user = await self._current_user()
         if user is None:
             return self._sign_in_redirect()
-        try:
+        with guarded(
+            "Loading conversations", messages.FAILED_TO_LOAD_CONTACT_REQUESTS, refusals=False
+        ) as call:
             self.conversations = await run_in_session(_rows, user.id)
-        except Exception:
-            log.exception("Loading conversations failed")
-            return rx.toast.error(messages.FAILED_TO_LOAD_CONTACT_REQUESTS)
+        return call.toast
 
     # -- /messages/{requestId} --------------------------------------------------------
     @rx.event
@@ -169,21 +170,19 @@ class ChatState(AuthState):
         user = await self._current_user()
         if user is None:
             return self._sign_in_redirect()
-        try:
+        with guarded("Sending a chat message", messages.FAILED_TO_SEND_MESSAGE) as call:
             stored = await run_in_session(service.send_message, user.id, self._request_id, text)
-        except (ValidationFailed, RateLimited) as error:  # the draft stays, to fix or resend
-            return rx.toast.error(error.message)
-        except DomainError as error:
-            return [rx.toast.error(error.message), rx.redirect("/")]
-        except Exception:
-            log.exception("Sending a chat message failed")
-            return rx.toast.error(messages.FAILED_TO_SEND_MESSAGE)
+        if isinstance(call.error, (ValidationFailed, RateLimited)):
+            return call.toast  # the draft stays, to fix or resend
+        if call.refusal is not None:
+            return [call.toast, rx.redirect("/")]
+        if call.failed:
+            return call.toast
         self.draft = ""
         self._merge([stored])
-        try:
+        # stored all the same if this fails; the other page finds it on its next look
+        with guarded("Announcing a chat message", fallback=None, refusals=False):
             await live.broadcast().publish(self._request_id, origin=self._watch)
-        except Exception:  # stored all the same; the other page finds it on its next look
-            log.exception("Announcing a chat message failed")
 
     @rx.event(background=True)
     async def follow_conversation(self):

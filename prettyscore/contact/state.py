@@ -8,7 +8,6 @@ what are decided by ``contact.service`` on the server.
 from __future__ import annotations
 
 import asyncio
-import logging
 
 import reflex as rx
 
@@ -18,9 +17,7 @@ from prettyscore.billing.components import as_typed
 from prettyscore.contact import service
 from prettyscore.core import messages
 from prettyscore.core.db import run_in_session
-from prettyscore.core.errors import DomainError
-
-log = logging.getLogger(__name__)
+from prettyscore.ui.guarded import guarded
 
 LEADERBOARD_PATH = "/leaderboard"
 #: After paying, the payment event may reach us a moment after the member: look again
@@ -74,13 +71,10 @@ class ContactState(AuthState):
         user = await self._current_user()
         if user is None:
             return self._sign_in_first()
-        try:
+        with guarded("Loading the contact fee", messages.FAILED_TO_PROCESS_REQUEST) as call:
             offer = await run_in_session(service.contact_offer, user.id, photo_id)
-        except DomainError as error:
-            return rx.toast.error(error.message)
-        except Exception:
-            log.exception("Loading the contact fee failed")
-            return rx.toast.error(messages.FAILED_TO_PROCESS_REQUEST)
+        if call.failed:
+            return call.toast
         self.contact_photo_id = offer.photo_id
         self.contestant_name = offer.contestant_name
         self.contact_rank = offer.rank
@@ -104,10 +98,11 @@ class ContactState(AuthState):
                 user = await self._current_user()
             if user is None:
                 return
-            try:
+            with guarded(
+                "Checking the member's sent contact request", fallback=None, refusals=False
+            ) as call:
                 text = await run_in_session(service.sent_notice, user.id)
-            except Exception:
-                log.exception("Checking the member's sent contact request failed")
+            if call.failed:
                 return
             if text:
                 async with self:
@@ -142,8 +137,8 @@ class ContactState(AuthState):
             return
         self.sending = True
         yield
-        url, text = "", messages.NO_CHECKOUT_URL
-        try:
+        url = ""
+        with guarded("Creating a contact request", messages.FAILED_TO_PROCESS_REQUEST) as call:
             url = await run_in_session(
                 service.request_contact,
                 user,
@@ -151,18 +146,17 @@ class ContactState(AuthState):
                 self.contact_message,
                 self.promo_code,
             )
-        except CheckoutFailed as error:
-            no_url = error.message == messages.NO_CHECKOUT_URL
-            text = error.message if no_url else messages.FAILED_TO_PROCESS_REQUEST
-        except DomainError as error:
-            text = error.message
-        except Exception:
-            log.exception("Creating a contact request failed")
-            text = messages.FAILED_TO_PROCESS_REQUEST
         self.sending = False
-        if url:
+        error = call.error
+        if isinstance(error, CheckoutFailed) and error.message != messages.NO_CHECKOUT_URL:
+            yield rx.toast.error(messages.FAILED_TO_PROCESS_REQUEST)
+        elif call.failed:
+            yield call.toast
+        elif url:
             self.contact_open = False
-        yield rx.redirect(url) if url else rx.toast.error(text)
+            yield rx.redirect(url)
+        else:
+            yield rx.toast.error(messages.NO_CHECKOUT_URL)
 
 
 class ContactBadgeState(AuthState):
@@ -176,10 +170,8 @@ class ContactBadgeState(AuthState):
     @rx.event
     async def refresh_pending_requests(self):
         """on_mount of the sidebar's Contact Requests entry."""
-        try:
+        with guarded("Counting pending contact requests", fallback=None, refusals=False):
             await self._count_pending(await self._current_user())
-        except Exception:
-            log.exception("Counting pending contact requests failed")
 
 
 class ContactInboxState(ContactBadgeState):
@@ -204,25 +196,23 @@ class ContactInboxState(ContactBadgeState):
         user = await self._current_user()
         if user is None:
             return self._sign_in_redirect()
-        try:
+        with guarded(
+            "Loading contact requests", messages.FAILED_TO_LOAD_CONTACT_REQUESTS, refusals=False
+        ) as call:
             await self._reload(user)
-        except Exception:
-            log.exception("Loading contact requests failed")
+        if call.failed:
             self.loaded = True
-            return rx.toast.error(messages.FAILED_TO_LOAD_CONTACT_REQUESTS)
+            return call.toast
 
     async def _answer(self, request_id: str, answer, done_text: str, failed_text: str):
         user = await self._current_user()
         if user is None:
             return self._sign_in_redirect()
         self.answering = request_id
-        try:
+        with guarded("Answering a contact request", failed_text) as call:
             await run_in_session(answer, user.id, request_id)
-            toast = rx.toast.success(done_text)
-        except Exception as error:
-            if not isinstance(error, DomainError):
-                log.exception("Answering a contact request failed")
-            toast = rx.toast.error(failed_text)
+        # a refusal (answered meanwhile, not theirs) reads as the failure too
+        toast = rx.toast.error(failed_text) if call.failed else rx.toast.success(done_text)
         self.answering = ""
         await self._reload(user)
         return toast

@@ -24,10 +24,25 @@ class DomainError(Exception):
 
 
 class ValidationFailed(DomainError):
-    """Input broke a documented rule."""
+    """Input broke a documented rule; ``field``, when given, names the form field it
+    concerns (so a page can show the message beside it; its code is then
+    ``invalid_<field>``)."""
 
     status = 422
     code = "validation_failed"
+
+    def __init__(
+        self,
+        message: str,
+        *,
+        field: str | None = None,
+        code: str | None = None,
+        status: int | None = None,
+    ):
+        if code is None and field is not None:
+            code = f"invalid_{field}"
+        super().__init__(message, code=code, status=status)
+        self.field = field
 
 
 class NotAuthenticated(DomainError):

@@ -20,6 +20,7 @@ from prettyscore.core.db import run_in_session
 from prettyscore.dashboard import service
 from prettyscore.personality.service import PARAGRAPH_BREAK, report_path
 from prettyscore.photos.state import PhotosState
+from prettyscore.scoring.tiers import score_text
 
 log = logging.getLogger(__name__)
 
@@ -101,7 +102,7 @@ class DashboardState(PhotosState):
     async def _refresh(self, user_id) -> None:
         figures, results = await run_in_session(_tab_data, user_id)
         self.premium = figures.premium
-        self.best_score = "–" if figures.best_score is None else f"{figures.best_score:.1f}"
+        self.best_score = "–" if figures.best_score is None else score_text(figures.best_score)
         self.listed_count, self.video_count = figures.listed_count, figures.video_count
         self.free_edits_left = figures.free_edits_left
         self.results = results

@@ -41,6 +41,7 @@ from prettyscore.photos.models import Photo
 from prettyscore.photos.pending import PendingFiles
 from prettyscore.scoring import service as scoring
 from prettyscore.scoring.service import ScoreResult
+from prettyscore.scoring.tiers import score_text
 
 DbFactory = Callable[[], AbstractContextManager[Session]]
 EDITED_JPEG_QUALITY = 92
@@ -173,8 +174,7 @@ def open_member_photo(db: Session, user_id: uuid.UUID, photo_id: str) -> OpenedP
     key = key_from_url(photo.edited_image_url) or key_from_url(photo.original_image_url)
     if key is None:
         raise PermissionDenied(messages.PHOTO_NOT_AVAILABLE_HERE)
-    score_text = "10" if photo.score >= 10 else f"{photo.score:.1f}"
-    return OpenedPhoto(str(photo.id), key, score_text, photo.rating_label)
+    return OpenedPhoto(str(photo.id), key, score_text(photo.score), photo.rating_label)
 
 
 def saved_photo_of_result(db: Session, user_id: uuid.UUID, result_id: str) -> str | None:

@@ -8,18 +8,14 @@ is always decided by ``gates.service`` on the server; these vars only say what t
 
 from __future__ import annotations
 
-import logging
-
 import reflex as rx
 
 from prettyscore.accounts.state import AuthState
 from prettyscore.core import messages
 from prettyscore.core.db import run_in_session
-from prettyscore.core.errors import DomainError
 from prettyscore.gates import service
 from prettyscore.gates.service import FeatureAccess
-
-log = logging.getLogger(__name__)
+from prettyscore.ui.guarded import guarded
 
 # What a gate shows: the checking card, the feature, a locked card (one per reason), or
 # the check's failure with a way to try again.
@@ -61,12 +57,15 @@ class FeatureGateState(AuthState):
         if user is None:
             yield self._signed_out()
             return
-        try:
+        with guarded(
+            f"Checking access to {feature}",
+            messages.FAILED_TO_CHECK_FEATURE_ACCESS,
+            refusals=False,
+        ) as call:
             access = await run_in_session(service.check_feature_access, user.id, feature)
-        except Exception:
-            log.exception("Checking access to %s failed", feature)
+        if call.failed:
             self._show(feature, ERROR)
-            yield rx.toast.error(messages.FAILED_TO_CHECK_FEATURE_ACCESS)
+            yield call.toast
             return
         self._show_access(feature, access)
 
@@ -77,24 +76,24 @@ class FeatureGateState(AuthState):
             return
         self.activating = feature
         yield
-        try:
+        user = None
+        with guarded(f"Activating a trial of {feature}", messages.FAILED_TO_ACTIVATE_TRIAL) as call:
             user = await self._current_user()
-            if user is None:
-                yield self._signed_out()
-                return
-            access = await run_in_session(service.activate_trial, user.id, feature)
-        except DomainError:
+            if user is not None:
+                access = await run_in_session(service.activate_trial, user.id, feature)
+        self.activating = ""
+        if call.refusal is not None:
             # no trial was left after all: show the member why, as the server sees it now
             yield [
                 rx.toast.error(messages.FAILED_TO_ACTIVATE_TRIAL),
                 FeatureGateState.check_access(feature),
             ]
             return
-        except Exception:
-            log.exception("Activating a trial of %s failed", feature)
-            yield rx.toast.error(messages.FAILED_TO_ACTIVATE_TRIAL)
+        if call.failed:
+            yield call.toast
             return
-        finally:
-            self.activating = ""
+        if user is None:
+            yield self._signed_out()
+            return
         self._show_access(feature, access)
         yield rx.toast.success(messages.TRIAL_ACTIVATED)

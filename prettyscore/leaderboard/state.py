@@ -7,7 +7,6 @@ server; the browser only sends a photo id, which is looked up again every time.
 from __future__ import annotations
 
 import dataclasses
-import logging
 
 import reflex as rx
 
@@ -18,9 +17,8 @@ from prettyscore.core.db import run_in_session
 from prettyscore.core.errors import DomainError, ValidationFailed
 from prettyscore.leaderboard import service
 from prettyscore.leaderboard.components import BIO_FIELD, DISPLAY_NAME_FIELD
-from prettyscore.ui.score import format_score
-
-log = logging.getLogger(__name__)
+from prettyscore.scoring.tiers import score_text
+from prettyscore.ui.guarded import guarded
 
 # Rank icon colours for the podium: gold, silver, bronze.
 MEDAL_COLOURS = {1: "#f5b301", 2: "#9ca3af", 3: "#cd7f32"}
@@ -53,7 +51,7 @@ def entry_row(entry: service.Entry, viewer_id: str = "") -> EntryRow:
         image_url=entry.image_url,
         display_name=entry.display_name,
         bio=entry.bio,
-        score=format_score(entry.score),
+        score=score_text(entry.score),
         label=entry.label,
         verified=entry.verified,
         medal_colour=MEDAL_COLOURS.get(entry.rank, ""),
@@ -80,12 +78,11 @@ class LeaderboardState(AuthState):
 
     async def _load(self, offset: int, after: str = "") -> list[EntryRow] | None:
         viewer = await self._viewer()
-        try:
+        with guarded("Loading the leaderboard", fallback=None, refusals=False) as call:
             page = await run_in_session(
                 service.leaderboard_page, offset=offset, limit=service.PAGE_SIZE, after=after
             )
-        except Exception:
-            log.exception("Loading the leaderboard failed")
+        if call.failed:
             return None
         self.total = page.total
         return [entry_row(entry, viewer) for entry in page.entries]
@@ -148,7 +145,7 @@ class ContestState(AuthState):
             ChoiceRow(
                 photo_id=str(photo.id),
                 image_url=service.image_of(photo),
-                score=format_score(photo.score),
+                score=score_text(photo.score),
                 label=photo.rating_label,
                 listed=photo.public_listing,
             )
@@ -183,22 +180,15 @@ class ContestState(AuthState):
         self.submitting = True
         yield
         name, bio = form.get(DISPLAY_NAME_FIELD), form.get(BIO_FIELD)
-        try:
+        with guarded("Submitting to the ranking", messages.FAILED_TO_SUBMIT_PHOTO) as call:
             await run_in_session(service.submit_to_ranking, user.id, self.selected, name, bio)
-        except ValidationFailed as refused:
-            self.submitting = False
-            yield rx.toast.error(refused.message)
-            return
-        except DomainError:  # not the member's photo (or deleted meanwhile)
-            self.submitting = False
-            yield rx.toast.error(messages.FAILED_TO_SUBMIT_PHOTO)
-            return
-        except Exception:
-            log.exception("Submitting to the ranking failed")
-            self.submitting = False
-            yield rx.toast.error(messages.FAILED_TO_SUBMIT_PHOTO)
-            return
         self.submitting = False
+        if isinstance(call.error, ValidationFailed):
+            yield call.toast
+            return
+        if call.failed:  # not the member's photo (or deleted meanwhile), or unexpected
+            yield rx.toast.error(messages.FAILED_TO_SUBMIT_PHOTO)
+            return
         yield rx.redirect("/leaderboard")
 
 

@@ -1,7 +1,7 @@
 """Opportunity applications: the form's rules (document 001 §5) and one application per member.
 
 Every text field is trimmed before it is checked; the first field that breaks a rule, in
-the form's order, is reported with its own message (``ApplicationInvalid``), and nothing
+the form's order, is reported with its own message (``ValidationFailed``), and nothing
 is stored. "One per member" is the table's unique ``user_id``: the insert itself decides,
 so two submissions at the same moment give one application and one 'already submitted'.
 """
@@ -49,14 +49,6 @@ FIELDS = (
 )
 
 
-class ApplicationInvalid(ValidationFailed):
-    """A field broke one of the form's rules; ``field`` names it so the page can mark it."""
-
-    def __init__(self, field: str, message: str):
-        super().__init__(message, code=f"invalid_{field}")
-        self.field = field
-
-
 @dataclass(frozen=True)
 class ApplicationForm:
     """What the member typed and ticked, as submitted (nothing checked yet)."""
@@ -91,9 +83,9 @@ def _trimmed(value: str | None) -> str:
 def _full_name(value: str | None) -> str:
     name = _trimmed(value)
     if not name:
-        raise ApplicationInvalid("full_name", messages.FULL_NAME_REQUIRED)
+        raise ValidationFailed(messages.FULL_NAME_REQUIRED, field="full_name")
     if len(name) > MAX_FULL_NAME:
-        raise ApplicationInvalid("full_name", messages.FULL_NAME_TOO_LONG)
+        raise ValidationFailed(messages.FULL_NAME_TOO_LONG, field="full_name")
     return name
 
 
@@ -104,22 +96,22 @@ def _email(value: str | None) -> str:
     characters is reported as invalid rather than too long."""
     address = _trimmed(value)
     if not address:
-        raise ApplicationInvalid("email", messages.EMAIL_REQUIRED)
+        raise ValidationFailed(messages.EMAIL_REQUIRED, field="email")
     if len(address) > MAX_EMAIL:
-        raise ApplicationInvalid("email", messages.APPLICATION_EMAIL_TOO_LONG)
+        raise ValidationFailed(messages.APPLICATION_EMAIL_TOO_LONG, field="email")
     try:
         validate_email(address, check_deliverability=False)
     except EmailNotValidError as error:
-        raise ApplicationInvalid("email", messages.INVALID_EMAIL) from error
+        raise ValidationFailed(messages.INVALID_EMAIL, field="email") from error
     return address
 
 
 def _phone(value: str | None) -> str:
     number = _trimmed(value)
     if not number:
-        raise ApplicationInvalid("phone", messages.PHONE_REQUIRED)
+        raise ValidationFailed(messages.PHONE_REQUIRED, field="phone")
     if not PHONE_PATTERN.fullmatch(number):
-        raise ApplicationInvalid("phone", messages.PHONE_INVALID)
+        raise ValidationFailed(messages.PHONE_INVALID, field="phone")
     return number
 
 
@@ -130,23 +122,23 @@ def _instagram(value: str | None) -> str | None:
         return None
     match = INSTAGRAM_PATTERN.fullmatch(handle)
     if match is None:
-        raise ApplicationInvalid("instagram", messages.INSTAGRAM_INVALID)
+        raise ValidationFailed(messages.INSTAGRAM_INVALID, field="instagram")
     return match.group(1)
 
 
 def _location(value: str | None) -> str:
     place = _trimmed(value)
     if not place:
-        raise ApplicationInvalid("location", messages.LOCATION_REQUIRED)
+        raise ValidationFailed(messages.LOCATION_REQUIRED, field="location")
     if len(place) > MAX_LOCATION:
-        raise ApplicationInvalid("location", messages.LOCATION_TOO_LONG)
+        raise ValidationFailed(messages.LOCATION_TOO_LONG, field="location")
     return place
 
 
 def _bio(value: str | None) -> str | None:
     about = _trimmed(value)
     if len(about) > MAX_BIO:
-        raise ApplicationInvalid("bio", messages.BIO_TOO_LONG)
+        raise ValidationFailed(messages.BIO_TOO_LONG, field="bio")
     return about or None
 
 
@@ -154,14 +146,14 @@ def _interests(values: Iterable[str] | None) -> tuple[str, ...]:
     """Only the six options, each at most once, in the order they were chosen."""
     chosen = tuple(values or ())
     if any(value not in INTEREST_OPTIONS for value in chosen):
-        raise ApplicationInvalid("interests", messages.INTEREST_UNKNOWN)
+        raise ValidationFailed(messages.INTEREST_UNKNOWN, field="interests")
     if len(set(chosen)) != len(chosen):
-        raise ApplicationInvalid("interests", messages.INTEREST_REPEATED)
+        raise ValidationFailed(messages.INTEREST_REPEATED, field="interests")
     return chosen
 
 
 def check_application(form: ApplicationForm) -> Application:
-    """The application ``form`` describes, or ApplicationInvalid for its first problem."""
+    """The application ``form`` describes, or ValidationFailed for its first problem."""
     application = Application(
         full_name=_full_name(form.full_name),
         email=_email(form.email),
@@ -172,7 +164,7 @@ def check_application(form: ApplicationForm) -> Application:
         interests=_interests(form.interests),
     )
     if form.agree_terms is not True:
-        raise ApplicationInvalid("agree_terms", messages.AGREE_TO_TERMS_REQUIRED)
+        raise ValidationFailed(messages.AGREE_TO_TERMS_REQUIRED, field="agree_terms")
     return application
 
 
@@ -194,7 +186,7 @@ def _is_unique_violation(error: IntegrityError) -> bool:
 def submit_application(db: Session, user_id: uuid.UUID, form: ApplicationForm) -> OpportunityClaim:
     """Store the member's application if it keeps every rule and is their first.
 
-    Raises ApplicationInvalid (the first problem), Conflict('You've already submitted an
+    Raises ValidationFailed (the first problem), Conflict('You've already submitted an
     application') when the member has one, or DomainError('Failed to submit
     application. Please try again.') when the database refuses the row otherwise.
     """

@@ -8,25 +8,24 @@ service's, and the database's unique member id decides "already submitted".
 from __future__ import annotations
 
 import dataclasses
-import logging
-from typing import Any
+from typing import Any, ClassVar
 
 import reflex as rx
-from sqlalchemy.exc import SQLAlchemyError
 from typing_extensions import TypedDict  # pydantic reads it before Python 3.12
 
 from prettyscore.accounts.state import AuthState
 from prettyscore.core import messages
 from prettyscore.core.db import run_in_session
-from prettyscore.core.errors import Conflict, DomainError
+from prettyscore.core.errors import Conflict
 from prettyscore.opportunities import service
 from prettyscore.opportunities.models import OpportunityClaim
-
-log = logging.getLogger(__name__)
+from prettyscore.ui.form_state import FormState
+from prettyscore.ui.guarded import guarded
 
 PAGE_PATH = "/claim-opportunities"
 # One toast for the outcome of a submission: the next outcome replaces the last one.
 OUTCOME_TOAST = "opportunity-application"
+LOADING = "Loading the member's opportunity application"
 
 
 class ApplicationFormData(TypedDict, total=False):
@@ -83,16 +82,15 @@ def application_form(data: ApplicationFormData) -> service.ApplicationForm:
     )
 
 
-class OpportunityState(AuthState):
+class OpportunityState(FormState, AuthState):
     """The application form, or, once the member has applied, its confirmation."""
 
     loaded: bool = False
     account_email: str = ""
     applied: bool = False
     claim: ClaimView = ClaimView()
-    error_field: str = ""
-    error_message: str = ""
-    submitting: bool = False
+
+    _outcome_toast: ClassVar[str | None] = OUTCOME_TOAST
 
     def _show_claim(self, claim: OpportunityClaim | None) -> None:
         self.applied = claim is not None
@@ -102,7 +100,7 @@ class OpportunityState(AuthState):
     async def open_page(self):
         """on_load: visitors get the sign-in prompt, members the form (their account email
         filled in) or the application they already sent."""
-        self.error_field = self.error_message = ""
+        self._clear_problem()
         self.submitting = False
         user = await self._current_user()
         if user is None:
@@ -110,14 +108,12 @@ class OpportunityState(AuthState):
             self.loaded = True
             return None
         self.account_email = user.email
-        try:
+        with guarded(LOADING, messages.GENERIC_ERROR_RETRY, refusals=False) as call:
             self._show_claim(await run_in_session(service.application_of, user.id))
-        except Exception:
-            log.exception("Loading the member's opportunity application failed")
+        self.loaded = True
+        if call.failed:
             self._show_claim(None)
-            return rx.toast.error(messages.GENERIC_ERROR_RETRY)
-        finally:
-            self.loaded = True
+            return call.toast
         return None
 
     @rx.event
@@ -129,36 +125,25 @@ class OpportunityState(AuthState):
         if user is None:
             yield [rx.toast.error(messages.SIGN_IN_TO_APPLY), self._sign_in_redirect(PAGE_PATH)]
             return
-        self.submitting = True
-        self.error_field = self.error_message = ""
+        self._begin_submission()
         yield
-        try:
+        with self._submission(
+            "Submitting an opportunity application",
+            messages.GENERIC_ERROR_RETRY,
+            storage_fallback=messages.FAILED_TO_SUBMIT_APPLICATION_RETRY,
+        ) as call:
             claim = await run_in_session(
                 service.submit_application, user.id, application_form(form_data)
             )
-        except service.ApplicationInvalid as problem:
-            self.error_field, self.error_message = problem.field, problem.message
-            yield rx.toast.error(problem.message, id=OUTCOME_TOAST)
-        except Conflict as error:
-            yield rx.toast.error(error.message, id=OUTCOME_TOAST)
-            await self._show_existing(user.id)
-        except DomainError as error:
-            yield rx.toast.error(error.message, id=OUTCOME_TOAST)
-        except SQLAlchemyError:
-            log.exception("Storing an opportunity application failed")
-            yield rx.toast.error(messages.FAILED_TO_SUBMIT_APPLICATION_RETRY, id=OUTCOME_TOAST)
-        except Exception:
-            log.exception("Submitting an opportunity application failed unexpectedly")
-            yield rx.toast.error(messages.GENERIC_ERROR_RETRY, id=OUTCOME_TOAST)
-        else:
-            self._show_claim(claim)
-            yield rx.toast.success(messages.APPLICATION_SUBMITTED, id=OUTCOME_TOAST)
-        finally:
-            self.submitting = False
+        if call.failed:
+            yield call.toast
+            if isinstance(call.error, Conflict):
+                await self._show_existing(user.id)
+            return
+        self._show_claim(claim)
+        yield rx.toast.success(messages.APPLICATION_SUBMITTED, id=OUTCOME_TOAST)
 
     async def _show_existing(self, user_id) -> None:
         """After 'already submitted': show the application the member sent before."""
-        try:
+        with guarded(LOADING, fallback=None, refusals=False):
             self._show_claim(await run_in_session(service.application_of, user_id))
-        except Exception:
-            log.exception("Loading the member's opportunity application failed")

@@ -61,14 +61,6 @@ PROMO_CODE_TAKEN = "promo_code_taken"
 _NOT_CODE_CHARACTERS = re.compile(r"[^A-Z0-9]")
 
 
-class ApplicationInvalid(ValidationFailed):
-    """The application breaks a rule; ``field`` names the form field it concerns."""
-
-    def __init__(self, field: str, message: str):
-        super().__init__(message, code=f"invalid_{field}")
-        self.field = field
-
-
 @dataclass(frozen=True)
 class Application:
     """A checked application: the code is None when the member left it blank."""
@@ -118,28 +110,28 @@ def random_code() -> str:
 
 
 def check_code(raw: str | None) -> str | None:
-    """The chosen code, None when left blank, or ApplicationInvalid when not 3-10 long."""
+    """The chosen code, None when left blank, or ValidationFailed when not 3-10 long."""
     code = clean_code(raw)
     if not code:
         return None
     if not MIN_CODE_LENGTH <= len(code) <= MAX_CODE_LENGTH:
-        raise ApplicationInvalid("short_code", messages.SHORT_CODE_INVALID)
+        raise ValidationFailed(messages.SHORT_CODE_INVALID, field="short_code")
     return code
 
 
 def check_application(
     display_name: str | None, short_code: str | None, promo_code: str | None
 ) -> Application:
-    """The application the form describes, or ApplicationInvalid for its first problem."""
+    """The application the form describes, or ValidationFailed for its first problem."""
     name = storable(display_name).strip()
     if not name:
-        raise ApplicationInvalid("display_name", messages.PARTNER_DISPLAY_NAME_REQUIRED)
+        raise ValidationFailed(messages.PARTNER_DISPLAY_NAME_REQUIRED, field="display_name")
     if len(name) > MAX_DISPLAY_NAME:
-        raise ApplicationInvalid("display_name", messages.PARTNER_DISPLAY_NAME_TOO_LONG)
+        raise ValidationFailed(messages.PARTNER_DISPLAY_NAME_TOO_LONG, field="display_name")
     code = check_code(short_code)
     promo = storable(promo_code).strip().upper()
     if len(promo) > MAX_PROMO_CODE:
-        raise ApplicationInvalid("promo_code", messages.PARTNER_PROMO_CODE_TOO_LONG)
+        raise ValidationFailed(messages.PARTNER_PROMO_CODE_TOO_LONG, field="promo_code")
     return Application(display_name=name, code=code, promo_code=promo)
 
 
@@ -197,7 +189,7 @@ def apply(
 ) -> PartnerAccount:
     """Open the member's partner account, pending review.
 
-    Raises ApplicationInvalid (the first problem), Conflict with 'You already have a
+    Raises ValidationFailed (the first problem), Conflict with 'You already have a
     partner account', 'This short code is already taken. Please choose another.' or the
     promo code's refusal, or DomainError('Failed to submit application').
     """

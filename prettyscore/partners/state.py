@@ -8,7 +8,7 @@ service checks the submitted values again, and the database decides uniqueness.
 from __future__ import annotations
 
 import dataclasses
-import logging
+from typing import ClassVar
 
 import reflex as rx
 from typing_extensions import TypedDict  # pydantic reads it before Python 3.12
@@ -23,8 +23,8 @@ from prettyscore.partners import service
 from prettyscore.partners.api import REFERRAL_PATH
 from prettyscore.partners.models import PartnerConversion
 from prettyscore.partners.programme import APPROVED, PENDING
-
-log = logging.getLogger(__name__)
+from prettyscore.ui.form_state import FormState
+from prettyscore.ui.guarded import guarded
 
 LANDING_PATH = "/partners"
 APPLY_PATH = "/partners/apply"
@@ -34,6 +34,7 @@ LEADERBOARD_PATH = "/partners/leaderboard"
 OUTCOME_TOAST = "partner-application"
 STATUS_COLOURS = {APPROVED: "green", PENDING: "yellow"}
 OTHER_STATUS_COLOUR = "red"
+LOOKING_UP_PARTNER = "Looking up the member's partner account"
 # The form field a uniqueness refusal concerns.
 REFUSED_FIELDS = {service.CODE_TAKEN: "short_code", service.PROMO_CODE_TAKEN: "promo_code"}
 
@@ -82,29 +83,27 @@ class PartnerProgrammeState(AuthState):
 # ---------------------------------------------------------------------------
 # /partners/apply
 # ---------------------------------------------------------------------------
-class PartnerApplyState(AuthState):
+class PartnerApplyState(FormState, AuthState):
     """The application form; members who already are partners go to their portal."""
 
     short_code: str = ""
     promo_code: str = ""
-    error_field: str = ""
-    error_message: str = ""
-    submitting: bool = False
     ready: bool = False
+
+    _outcome_toast: ClassVar[str | None] = OUTCOME_TOAST
 
     @rx.event
     async def open_page(self):
         """on_load: visitors sign in first; partners are sent to their portal."""
-        self.short_code = self.promo_code = self.error_field = self.error_message = ""
+        self.short_code = self.promo_code = ""
+        self._clear_problem()
         self.submitting = self.ready = False
         user = await self._current_user()
         if user is None:
             return [rx.toast.error(messages.SIGN_IN_TO_APPLY), self._sign_in_redirect(APPLY_PATH)]
-        try:
+        account = None
+        with guarded(LOOKING_UP_PARTNER, fallback=None, refusals=False):
             account = await run_in_session(service.partner_of, user.id)
-        except Exception:
-            log.exception("Looking up the member's partner account failed")
-            account = None
         if account is not None:
             return [rx.toast.info(messages.ALREADY_PARTNER), rx.redirect(PORTAL_PATH)]
         self.ready = True
@@ -120,9 +119,11 @@ class PartnerApplyState(AuthState):
         """Upper case as the member types."""
         self.promo_code = (value or "").upper()[: service.MAX_PROMO_CODE]
 
-    def _show_problem(self, field: str, message: str):
-        self.error_field, self.error_message = field, message
-        return rx.toast.error(message, id=OUTCOME_TOAST)
+    def _problem_field(self, refusal: DomainError) -> str | None:
+        """A taken code marks its field; being a partner already marks none."""
+        if refusal.code == service.ALREADY_PARTNER:
+            return None
+        return super()._problem_field(refusal) or REFUSED_FIELDS.get(refusal.code, "")
 
     @rx.event
     async def submit(self, form_data: ApplicationFormData):
@@ -133,10 +134,11 @@ class PartnerApplyState(AuthState):
         if user is None:
             yield [rx.toast.error(messages.SIGN_IN_TO_APPLY), self._sign_in_redirect(APPLY_PATH)]
             return
-        self.submitting = True
-        self.error_field = self.error_message = ""
+        self._begin_submission()
         yield
-        try:
+        with self._submission(
+            "Submitting a partner application", messages.FAILED_TO_SUBMIT_APPLICATION
+        ) as call:
             await run_in_session(
                 service.apply,
                 user.id,
@@ -144,24 +146,16 @@ class PartnerApplyState(AuthState):
                 _text(form_data.get("short_code")),
                 _text(form_data.get("promo_code")),
             )
-        except service.ApplicationInvalid as problem:
-            yield self._show_problem(problem.field, problem.message)
-        except DomainError as refusal:
-            if refusal.code == service.ALREADY_PARTNER:
-                yield [rx.toast.info(refusal.message, id=OUTCOME_TOAST), rx.redirect(PORTAL_PATH)]
-            else:
-                field = REFUSED_FIELDS.get(refusal.code, "")
-                yield self._show_problem(field, refusal.message)
-        except Exception:
-            log.exception("Submitting a partner application failed unexpectedly")
-            yield rx.toast.error(messages.FAILED_TO_SUBMIT_APPLICATION, id=OUTCOME_TOAST)
+        refusal = call.refusal
+        if refusal is not None and refusal.code == service.ALREADY_PARTNER:
+            yield [rx.toast.info(refusal.message, id=OUTCOME_TOAST), rx.redirect(PORTAL_PATH)]
+        elif call.failed:
+            yield call.toast
         else:
             yield [
                 rx.toast.success(messages.APPLICATION_SUBMITTED, id=OUTCOME_TOAST),
                 rx.redirect(PORTAL_PATH),
             ]
-        finally:
-            self.submitting = False
 
 
 # ---------------------------------------------------------------------------
@@ -238,11 +232,12 @@ class PartnerPortalState(PartnerProgrammeState):
         user = await self._current_user()
         if user is None:
             return self._sign_in_redirect(PORTAL_PATH)
-        try:
+        with guarded(
+            "Loading the partner portal", messages.FAILED_TO_LOAD_PARTNER_DATA, refusals=False
+        ) as call:
             view = await run_in_session(service.portal, user.id)
-        except Exception:
-            log.exception("Loading the partner portal failed")
-            return rx.toast.error(messages.FAILED_TO_LOAD_PARTNER_DATA)
+        if call.failed:
+            return call.toast
         if view is None:
             return rx.redirect(APPLY_PATH)
         self._show(view)
@@ -284,13 +279,13 @@ class PartnerLeaderboardState(AuthState):
     async def open_page(self):
         """on_load: anyone may look."""
         await self._current_user()
-        try:
+        with guarded(
+            "Loading the partner leaderboard", messages.FAILED_TO_LOAD_PARTNERS, refusals=False
+        ) as call:
             entries = await run_in_session(service.leaderboard)
-        except Exception:
-            log.exception("Loading the partner leaderboard failed")
-            return rx.toast.error(messages.FAILED_TO_LOAD_PARTNERS)
-        finally:
-            self.loaded = True
+        self.loaded = True
+        if call.failed:
+            return call.toast
         self.leaders = [leader_row(entry) for entry in entries]
         return None
 
@@ -307,7 +302,5 @@ class PartnerLinkState(AuthState):
         if user is None:
             self.is_partner = False
             return
-        try:
+        with guarded(LOOKING_UP_PARTNER, fallback=None, refusals=False):
             self.is_partner = await run_in_session(service.partner_of, user.id) is not None
-        except Exception:
-            log.exception("Looking up the member's partner account failed")

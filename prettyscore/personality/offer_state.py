@@ -8,8 +8,6 @@ names nothing, so it cannot buy the analysis of another member's result.
 
 from __future__ import annotations
 
-import logging
-
 import reflex as rx
 
 from prettyscore.accounts.state import AuthState
@@ -17,10 +15,16 @@ from prettyscore.billing.checkout import CheckoutFailed
 from prettyscore.billing.components import as_typed
 from prettyscore.core import messages
 from prettyscore.core.db import run_in_session
-from prettyscore.core.errors import DomainError
 from prettyscore.personality import service
+from prettyscore.ui.guarded import Guarded, guarded
 
-log = logging.getLogger(__name__)
+
+def purchase_refused(call: Guarded):
+    """The toast when no checkout address came back: the service's refusal, except a
+    checkout that failed, which reads as the documented failure (as does the unexpected)."""
+    if call.refusal is not None and not isinstance(call.refusal, CheckoutFailed):
+        return call.toast
+    return rx.toast.error(messages.FAILED_TO_GET_DETAILED_ANALYSIS)
 
 
 class DetailedOfferState(AuthState):
@@ -39,11 +43,9 @@ class DetailedOfferState(AuthState):
         if user is None:
             self.offer_type = ""
             return
-        try:
+        offer = None
+        with guarded("Loading the detailed analysis offer", fallback=None, refusals=False):
             offer = await run_in_session(service.latest_detailed_offer, user.id)
-        except Exception:
-            log.exception("Loading the detailed analysis offer failed")
-            offer = None
         self.offer_type = offer.personality_type if offer is not None else ""
         self.offer_price = service.detailed_price()
 
@@ -65,14 +67,11 @@ class DetailedOfferState(AuthState):
             return
         self.buying_offer = True
         yield
-        url, text = "", messages.FAILED_TO_GET_DETAILED_ANALYSIS
-        try:
+        url = ""
+        with guarded(
+            "Starting a detailed analysis purchase from the dashboard",
+            messages.FAILED_TO_GET_DETAILED_ANALYSIS,
+        ) as call:
             url = await run_in_session(service.buy_latest_detailed, user, self.promo_code)
-        except CheckoutFailed:
-            pass
-        except DomainError as error:
-            text = error.message
-        except Exception:
-            log.exception("Starting a detailed analysis purchase from the dashboard failed")
         self.buying_offer = False
-        yield rx.redirect(url) if url else rx.toast.error(text)
+        yield rx.redirect(url) if url else purchase_refused(call)

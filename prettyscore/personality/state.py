@@ -10,13 +10,11 @@ from __future__ import annotations
 
 import asyncio
 import dataclasses
-import logging
 import secrets
 
 import reflex as rx
 
 from prettyscore.accounts.state import AuthState
-from prettyscore.billing.checkout import CheckoutFailed
 from prettyscore.billing.components import as_typed
 from prettyscore.core import messages
 from prettyscore.core.db import run_in_session
@@ -24,9 +22,9 @@ from prettyscore.core.errors import DomainError, NotFound, PermissionDenied
 from prettyscore.gates import service as gates
 from prettyscore.gates.state import FeatureGateState
 from prettyscore.personality import service
+from prettyscore.personality.offer_state import purchase_refused
 from prettyscore.personality.quiz import BASIC, QUESTION_COUNT, QUESTIONS
-
-log = logging.getLogger(__name__)
+from prettyscore.ui.guarded import guarded
 
 PAGE_PATH = service.PAGE_PATH
 
@@ -176,14 +174,12 @@ class PersonalityState(AuthState):
             async with self:
                 if self._watch != watch or self.view != CONFIRMING:
                     return
-                try:
+                report = None
+                with guarded("Looking for a paid detailed analysis", fallback=None, refusals=False):
                     user = await self._current_user()
                     report = user and await run_in_session(
                         service.detailed_report, user.id, self._awaited
                     )
-                except Exception:
-                    log.exception("Looking for a paid detailed analysis failed")
-                    report = None
                 if report is not None:
                     self._show(report)
                     return
@@ -223,25 +219,17 @@ class PersonalityState(AuthState):
         self.finishing = True
         yield
         answers = dict(self.answers)
-        try:
+        with guarded(
+            "Analysing a personality test", messages.FAILED_TO_ANALYZE_PERSONALITY
+        ) as call:
             result = await run_in_session(service.finish_test, user.id, answers)
-        except PermissionDenied as error:
-            self.finishing = False
-            yield [
-                rx.toast.error(error.message),
-                FeatureGateState.check_access(gates.PERSONALITY_TEST),
-            ]
-            return
-        except DomainError as error:
-            self.finishing = False
-            yield rx.toast.error(error.message)
-            return
-        except Exception:
-            log.exception("Analysing a personality test failed")
-            self.finishing = False
-            yield rx.toast.error(messages.FAILED_TO_ANALYZE_PERSONALITY)
-            return
         self.finishing = False
+        if isinstance(call.error, PermissionDenied):
+            yield [call.toast, FeatureGateState.check_access(gates.PERSONALITY_TEST)]
+            return
+        if call.failed:
+            yield call.toast
+            return
         self._show(result)
 
     @rx.event
@@ -277,16 +265,12 @@ class PersonalityState(AuthState):
             return
         self.buying = True
         yield
-        url, text = "", messages.FAILED_TO_GET_DETAILED_ANALYSIS
-        try:
+        url = ""
+        with guarded(
+            "Starting a detailed analysis purchase", messages.FAILED_TO_GET_DETAILED_ANALYSIS
+        ) as call:
             url = await run_in_session(
                 service.start_detailed_purchase, user, self._result_id, self.promo_code
             )
-        except CheckoutFailed:
-            pass
-        except DomainError as error:
-            text = error.message
-        except Exception:
-            log.exception("Starting a detailed analysis purchase failed")
         self.buying = False
-        yield rx.redirect(url) if url else rx.toast.error(text)
+        yield rx.redirect(url) if url else purchase_refused(call)

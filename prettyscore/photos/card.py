@@ -18,6 +18,7 @@ from PIL import Image, ImageDraw, ImageFont, ImageOps
 from prettyscore.core import constants, messages
 from prettyscore.core.images import encode_png
 from prettyscore.scoring.kinds import BREAKDOWN_NAMES, FEET, HANDS, PET
+from prettyscore.scoring.tiers import score_text
 
 PINK = (0xEC, 0x48, 0x99)
 PURPLE = (0xA8, 0x55, 0xF7)
@@ -94,8 +95,7 @@ def without_emoji(text: str) -> str:
 def format_score(score: float) -> str:
     """'8.7/10' (one decimal, '8/10' for whole numbers); the 100-point reading as '/100'."""
     scale = 100 if score > 10 else 10
-    number = f"{round(float(score), 1):.1f}".removesuffix(".0")
-    return f"{number}/{scale}"
+    return f"{score_text(score)}/{scale}"
 
 
 def breakdown_name(key: str) -> str:

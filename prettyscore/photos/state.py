@@ -8,7 +8,6 @@ from __future__ import annotations
 
 import dataclasses
 import io
-import logging
 
 import reflex as rx
 
@@ -24,8 +23,8 @@ from prettyscore.photos.models import Photo
 from prettyscore.scoring.components import ExplanationNote, explanation_notes
 from prettyscore.scoring.kinds import FEET, HANDS
 from prettyscore.scoring.service import BREAKDOWN_NAMES
-
-log = logging.getLogger(__name__)
+from prettyscore.scoring.tiers import score_text
+from prettyscore.ui.guarded import guarded
 
 # Saved feet and hands photos say what they are; each shows its own kind's sub-scores.
 KIND_TITLES = {FEET: messages.TITLE_FEET_UPLOAD, HANDS: messages.TITLE_HANDS_UPLOAD}
@@ -65,7 +64,7 @@ def photo_card(photo: Photo) -> PhotoCard:
         original_url=photo.original_image_url,
         edited_url=photo.edited_image_url or "",
         score=photo.score,
-        score_text="10" if photo.score >= 10 else f"{photo.score:.1f}",
+        score_text=score_text(photo.score),
         label=photo.rating_label,
         created=f"{photo.created_at:%b} {photo.created_at.day}, {photo.created_at.year}",
         listed=photo.public_listing,
@@ -87,13 +86,13 @@ def _photo_png(user_id, photo_id: str, which: str) -> tuple[bytes, str]:
     with session_scope() as db:
         photo = service.get_photo(db, user_id, photo_id)
         url = photo.edited_image_url if which == "edited" else photo.original_image_url
-        score_text = "10" if photo.score >= 10 else f"{photo.score:.1f}"
+        shown = score_text(photo.score)
     if not url:
         raise DomainError(messages.NO_PHOTO_TO_DOWNLOAD)
     data = get_media_store().read(key_from_url(url))
     buffer = io.BytesIO()
     Image.open(io.BytesIO(data)).save(buffer, format="PNG")
-    return buffer.getvalue(), f"pretty-score-{score_text}-{which}.png"
+    return buffer.getvalue(), f"pretty-score-{shown}-{which}.png"
 
 
 class PhotosState(AuthState):
@@ -122,12 +121,11 @@ class PhotosState(AuthState):
             return self._sign_in_redirect()
         self.loading = True
         offset = 0 if reset else len(self.photos)
-        try:
+        with guarded("Loading photos", messages.FAILED_TO_LOAD_PHOTOS, refusals=False) as call:
             page = await run_in_session(service.list_photos, user.id, sort=self.sort, offset=offset)
-        except Exception:
-            log.exception("Loading photos failed")
+        if call.failed:
             self.loading = False
-            return rx.toast.error(messages.FAILED_TO_LOAD_PHOTOS)
+            return call.toast
         cards = [photo_card(photo) for photo in page.photos]
         self.photos = cards if reset else self.photos + cards
         self.total = page.total
@@ -177,15 +175,12 @@ class PhotosState(AuthState):
         if user is None or not self.selected.id:
             return rx.toast.error(messages.NO_PHOTO_TO_DOWNLOAD)
         kind = "edited" if which == "edited" and self.selected.edited_url else "original"
-        try:
+        with guarded("Photo download", messages.FAILED_TO_DOWNLOAD_PHOTO) as call:
             data, name = await photo_work(_photo_png, user.id, self.selected.id, kind)
-        except NotFound:  # deleted meanwhile (in another tab)
+        if isinstance(call.error, NotFound):  # deleted meanwhile (in another tab)
             return rx.toast.error(messages.FAILED_TO_DOWNLOAD_PHOTO)
-        except DomainError as error:
-            return rx.toast.error(error.message)
-        except Exception:
-            log.exception("Photo download failed")
-            return rx.toast.error(messages.FAILED_TO_DOWNLOAD_PHOTO)
+        if call.failed:
+            return call.toast
         return [rx.download(data=data, filename=name), rx.toast.success(messages.PHOTO_DOWNLOADED)]
 
     @rx.event
@@ -210,11 +205,10 @@ class PhotosState(AuthState):
         user = await self._current_user()
         if user is None:
             return self._sign_in_redirect()
-        try:
+        with guarded("Account deletion", refusals=False) as call:
             await run_in_session(service.delete_account, get_media_store(), user.id)
-        except Exception:
-            log.exception("Account deletion failed")
-            return rx.toast.error(messages.UNEXPECTED_ERROR)
+        if call.failed:
+            return call.toast
         self._clear_tokens()
         self.photos, self.total, self.selected = [], 0, PhotoCard()
         return [rx.toast.success(messages.ACCOUNT_DELETED), rx.redirect("/")]

@@ -165,9 +165,8 @@ def default_hands_result(image_key: str) -> ScoreResult:
 # What the results pages show
 # ---------------------------------------------------------------------------
 def score_text(result: ScoreResult) -> str:
-    """The score as the page shows it and the card's file is named: "8.3", "9", "10", and
-    the hands default as the documents give it, "85"."""
-    return f"{result.score:.1f}".removesuffix(".0")
+    """The score as the page shows it and the card's file is named (``tiers.score_text``)."""
+    return tiers.score_text(result.score)
 
 
 def breakdown_rows(result: ScoreResult) -> list[dict]:

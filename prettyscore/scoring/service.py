@@ -63,8 +63,8 @@ class ScoreResult:
 
     @property
     def score_text(self) -> str:
-        """The score as shown: one decimal ("8.7"), "10" for a perfect score."""
-        return "10" if self.score >= 10 else f"{self.score:.1f}"
+        """The score as shown (``tiers.score_text``): "8.7", "9", "10"."""
+        return tiers.score_text(self.score)
 
 
 def stage_photo(

@@ -41,6 +41,15 @@ EXCEPTIONAL_SCORE = "exceptional_score"
 NO_SPECIAL_PANEL = ""
 
 
+def score_text(score: float) -> str:
+    """A score as every page, card, file name and share text shows it: one decimal,
+    without a trailing ".0" ("8.7", "9", "10"; the hands default on the 100-point reading,
+    "85"). The documents give whole scores as whole numbers (feet, hands and pets score
+    7 to 9; "X/10") and the sub-scores, not the score, with one decimal always.
+    ``ui.score.format_score_var`` is the same rule in the browser."""
+    return f"{float(score):.1f}".removesuffix(".0")
+
+
 def tier_for(score: float) -> Tier:
     """The tier a score earns (scores carry one decimal; 9.49 would still be "Exceptional")."""
     for tier in TIERS:

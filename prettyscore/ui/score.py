@@ -25,19 +25,15 @@ UPLOAD_HREF = "/upload"
 PARTNER_APPLY_HREF = "/partners/apply"
 CLAIM_OPPORTUNITIES_HREF = "/claim-opportunities"
 
-# Score as shown: one decimal, without a trailing ".0" (8.7, 9, 10). Both versions agree.
+# Score as shown: one decimal, without a trailing ".0" (8.7, 9, 10): the browser's copy
+# of ``scoring.tiers.score_text``, the one rule (tests/scoring/test_score_text.py).
 _FORMAT_SCORE_JS = FunctionStringVar.create("((s) => String(Number(Number(s).toFixed(1))))")
 # Sub-scores always show one decimal (8.0, 8.4), as the documents specify.
 _ONE_DECIMAL_JS = FunctionStringVar.create("((v) => Number(v).toFixed(1))")
 
 
-def format_score(score: float) -> str:
-    """A score for display, in plain Python: ``8.7``, ``9``, ``10``."""
-    return f"{score:.1f}".removesuffix(".0")
-
-
 def format_score_var(score: Any) -> rx.Var[str]:
-    """``format_score`` for a Var (evaluated in the browser)."""
+    """``scoring.tiers.score_text`` for a Var (evaluated in the browser)."""
     return _FORMAT_SCORE_JS.call(rx.Var.create(score)).to(str)
 
 

@@ -27,8 +27,9 @@ from reflex.vars.function import ArgsFunctionOperation
 from reflex_components_sonner.toast import toast_ref
 
 from prettyscore.core import messages
+from prettyscore.scoring.tiers import score_text
 from prettyscore.ui import styles
-from prettyscore.ui.score import format_score, format_score_var
+from prettyscore.ui.score import format_score_var
 
 # The name the shared photo file carries, its extension following the photo's type.
 SHARE_FILE_STEM = "pretty-score"
@@ -47,7 +48,7 @@ FACEBOOK_SHARER = "https://www.facebook.com/sharer/sharer.php"
 
 def share_text(score: float, label: str) -> str:
     """The fixed promotional text: score out of 10, label and #AIPhotoChallenge."""
-    return messages.SHARE_TEXT.format(score=format_score(score), label=label)
+    return messages.SHARE_TEXT.format(score=score_text(score), label=label)
 
 
 def share_text_var(score: Any, label: Any) -> rx.Var[str]:

@@ -44,14 +44,6 @@ MAX_ADMIN_NOTES = 1000
 MAX_LISTED = 500
 
 
-class VerificationInvalid(ValidationFailed):
-    """A field broke a rule of the form; ``field`` names it so the page can mark it."""
-
-    def __init__(self, field: str, message: str):
-        super().__init__(message, code=f"invalid_{field}")
-        self.field = field
-
-
 @dataclass(frozen=True)
 class VerificationForm:
     """What the member typed: full name and reason required, the two socials optional."""
@@ -96,9 +88,9 @@ def _trimmed(value: str | None) -> str:
 def _required(field: str, value: str | None, limit: int, missing: str, too_long: str) -> str:
     text = _trimmed(value)
     if not text:
-        raise VerificationInvalid(field, missing)
+        raise ValidationFailed(missing, field=field)
     if len(text) > limit:
-        raise VerificationInvalid(field, too_long)
+        raise ValidationFailed(too_long, field=field)
     return text
 
 
@@ -109,14 +101,14 @@ def _instagram(value: str | None) -> str | None:
         return None
     match = opportunities.INSTAGRAM_PATTERN.fullmatch(handle)
     if match is None:
-        raise VerificationInvalid("instagram_handle", messages.INSTAGRAM_INVALID)
+        raise ValidationFailed(messages.INSTAGRAM_INVALID, field="instagram_handle")
     return match.group(1)
 
 
 def _other_social(value: str | None) -> str | None:
     text = _trimmed(value)
     if len(text) > MAX_OTHER_SOCIAL:
-        raise VerificationInvalid("other_social", messages.VERIFICATION_OTHER_SOCIAL_TOO_LONG)
+        raise ValidationFailed(messages.VERIFICATION_OTHER_SOCIAL_TOO_LONG, field="other_social")
     return text or None
 
 
@@ -164,7 +156,7 @@ def member_verification(db: Session, user_id: uuid.UUID) -> MemberVerification:
 def submit_request(db: Session, user_id: uuid.UUID, form: VerificationForm) -> VerificationRequest:
     """Store the member's request if the form keeps the rules and it is their first.
 
-    Raises VerificationInvalid (the first problem), Conflict when the member is verified
+    Raises ValidationFailed (the first problem), Conflict when the member is verified
     already or has a request, or DomainError('Failed to submit verification request').
     """
     if is_verified(db, user_id):

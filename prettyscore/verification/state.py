@@ -7,8 +7,7 @@ the table's unique member id decides "one request per member".
 from __future__ import annotations
 
 import dataclasses
-import logging
-from typing import Any
+from typing import Any, ClassVar
 
 import reflex as rx
 from typing_extensions import TypedDict  # pydantic reads it before Python 3.12
@@ -17,11 +16,11 @@ from prettyscore.accounts.state import AuthState
 from prettyscore.billing.state import format_date
 from prettyscore.core import messages
 from prettyscore.core.db import run_in_session
-from prettyscore.core.errors import Conflict, DomainError
+from prettyscore.core.errors import Conflict
+from prettyscore.ui.form_state import FormState
+from prettyscore.ui.guarded import guarded
 from prettyscore.verification import service
 from prettyscore.verification.models import VerificationRequest
-
-log = logging.getLogger(__name__)
 
 PAGE_PATH = "/request-verification"
 # What the page shows once loaded.
@@ -30,6 +29,7 @@ VIEW_REQUEST = "request"
 VIEW_FORM = "form"
 # One toast for the outcome of a submission: the next outcome replaces the last one.
 OUTCOME_TOAST = "verification-request"
+LOADING = "Loading the member's verification"
 
 
 class VerificationFormData(TypedDict, total=False):
@@ -72,14 +72,13 @@ def verification_form(data: VerificationFormData) -> service.VerificationForm:
     )
 
 
-class VerificationState(AuthState):
+class VerificationState(FormState, AuthState):
     """The member's verification: badge, request status, or the form to ask."""
 
     view: str = ""
     request: RequestStatusView = RequestStatusView()
-    error_field: str = ""
-    error_message: str = ""
-    submitting: bool = False
+
+    _outcome_toast: ClassVar[str | None] = OUTCOME_TOAST
 
     def _show(self, shown: service.MemberVerification) -> None:
         if shown.verified:
@@ -91,10 +90,8 @@ class VerificationState(AuthState):
 
     async def _show_current(self, user_id) -> None:
         """After 'already requested' or 'already verified': show what the member has."""
-        try:
+        with guarded(LOADING, fallback=None, refusals=False):
             self._show(await run_in_session(service.member_verification, user_id))
-        except Exception:
-            log.exception("Loading the member's verification failed")
 
     def _refused(self):
         return [
@@ -106,16 +103,15 @@ class VerificationState(AuthState):
     async def open_page(self):
         """on_load: visitors go to /auth; members see their badge, request or the form."""
         self.view, self.submitting = "", False
-        self.error_field = self.error_message = ""
+        self._clear_problem()
         user = await self._current_user()
         if user is None:
             return self._refused()
-        try:
+        with guarded(LOADING, messages.GENERIC_ERROR_RETRY, refusals=False) as call:
             self._show(await run_in_session(service.member_verification, user.id))
-        except Exception:
-            log.exception("Loading the member's verification failed")
+        if call.failed:
             self.view = VIEW_FORM
-            return rx.toast.error(messages.GENERIC_ERROR_RETRY)
+            return call.toast
         return None
 
     @rx.event
@@ -127,26 +123,18 @@ class VerificationState(AuthState):
         if user is None:
             yield self._refused()
             return
-        self.submitting = True
-        self.error_field = self.error_message = ""
+        self._begin_submission()
         yield
-        try:
+        with self._submission(
+            "Submitting a verification request", messages.FAILED_TO_SUBMIT_VERIFICATION
+        ) as call:
             request = await run_in_session(
                 service.submit_request, user.id, verification_form(form_data)
             )
-        except service.VerificationInvalid as problem:
-            self.error_field, self.error_message = problem.field, problem.message
-            yield rx.toast.error(problem.message, id=OUTCOME_TOAST)
-        except Conflict as refused:
-            yield rx.toast.error(refused.message, id=OUTCOME_TOAST)
-            await self._show_current(user.id)
-        except DomainError as error:
-            yield rx.toast.error(error.message, id=OUTCOME_TOAST)
-        except Exception:
-            log.exception("Submitting a verification request failed")
-            yield rx.toast.error(messages.FAILED_TO_SUBMIT_VERIFICATION, id=OUTCOME_TOAST)
-        else:
-            self.view, self.request = VIEW_REQUEST, status_view(request)
-            yield rx.toast.success(messages.VERIFICATION_SUBMITTED, id=OUTCOME_TOAST)
-        finally:
-            self.submitting = False
+        if call.failed:
+            yield call.toast
+            if isinstance(call.error, Conflict):
+                await self._show_current(user.id)
+            return
+        self.view, self.request = VIEW_REQUEST, status_view(request)
+        yield rx.toast.success(messages.VERIFICATION_SUBMITTED, id=OUTCOME_TOAST)

@@ -11,7 +11,6 @@ one poller per tab.
 from __future__ import annotations
 
 import asyncio
-import logging
 import uuid
 
 import reflex as rx
@@ -23,10 +22,9 @@ from prettyscore.core.errors import DomainError
 from prettyscore.core.media import get_media_store, key_from_url, media_url
 from prettyscore.core.model_types import utcnow
 from prettyscore.core.workers import database_work, photo_work
+from prettyscore.ui.guarded import guarded
 from prettyscore.video import service
 from prettyscore.video.engines.base import DEFAULT_DURATION_SECONDS, clamp_duration
-
-log = logging.getLogger(__name__)
 
 VIDEO_UPLOAD_ID = "video_upload"
 POLL_SECONDS = 5
@@ -71,10 +69,9 @@ class VideoState(AuthState):
 
     async def _count_videos_left(self, user_id: uuid.UUID) -> None:
         """The line under Generate, from the generations counted as the limit counts them."""
-        try:
+        with guarded("Counting the free videos left", fallback=None, refusals=False) as call:
             left = await run_in_session(service.free_videos_left, user_id)
-        except Exception:
-            log.exception("Counting the free videos left failed")
+        if call.failed:
             self.videos_left = ""
             return
         self.videos_left = service.allowance_text(left)
@@ -194,7 +191,7 @@ class VideoState(AuthState):
             # left open longer chooses again rather than spend a generation on nothing.
             self._set_source("")
             return rx.toast.error(messages.PLEASE_UPLOAD_IMAGE_FILE)
-        try:
+        with guarded("Starting a video generation", messages.FAILED_TO_GENERATE_VIDEO) as call:
             job = await run_in_session(
                 service.start_generation,
                 user.id,
@@ -202,11 +199,8 @@ class VideoState(AuthState):
                 prompt=self.prompt,
                 duration_seconds=self.duration,
             )
-        except DomainError as error:
-            return rx.toast.error(error.message)
-        except Exception:
-            log.exception("Starting a video generation failed")
-            return rx.toast.error(messages.FAILED_TO_GENERATE_VIDEO)
+        if call.failed:
+            return call.toast
         asyncio.get_running_loop().run_in_executor(
             None, service.render_generation, session_scope, get_media_store(), job.id
         )
@@ -234,13 +228,11 @@ class VideoState(AuthState):
                 polls = self.polls
             if user is None:
                 return None
-            try:
+            failure = messages.FAILED_TO_CHECK_VIDEO_STATUS
+            with guarded("Checking a video generation", failure, refusals=False) as call:
                 status, video_url = await database_work(_job_status, user.id, job_id)
-            except Exception:
-                log.exception("Checking a video generation failed")
-                return await self._finish(
-                    poller, "failed", "", messages.FAILED_TO_CHECK_VIDEO_STATUS
-                )
+            if call.failed:
+                return await self._finish(poller, "failed", "", failure)
             if status == "completed" and video_url:
                 return await self._finish(poller, "completed", video_url, None)
             if status == "failed":

@@ -19,6 +19,7 @@ from prettyscore.core.model_types import utcnow
 from prettyscore.editing.presets import UPSCALE_LONG_SIDE
 from prettyscore.personality import service as personality
 from prettyscore.photos.models import Photo
+from prettyscore.scoring.tiers import score_text
 from tests.e2e.flows import (
     astronaut_jpeg,
     member_id,
@@ -122,9 +123,8 @@ def test_the_detailed_analysis_of_the_latest_result_is_offered_on_the_dashboard(
 
 # -- Download HD Version (4K) on /results -------------------------------------------------
 def score_text_shown(page) -> str:
-    """The score as the download names write it: '10', else one decimal."""
-    score = shown_score(page)
-    return "10" if score >= 10 else f"{score:.1f}"
+    """The score as the download names write it: one decimal, no trailing '.0'."""
+    return score_text(shown_score(page))
 
 
 def test_download_hd_on_results_downloads_the_4k_photo_and_uses_one_edit(

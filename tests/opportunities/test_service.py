@@ -11,10 +11,10 @@ from sqlmodel import func, select
 
 from prettyscore.accounts.models import User
 from prettyscore.core import messages
-from prettyscore.core.errors import Conflict, DomainError
+from prettyscore.core.errors import Conflict, DomainError, ValidationFailed
 from prettyscore.opportunities import service
 from prettyscore.opportunities.models import OpportunityClaim
-from prettyscore.opportunities.service import ApplicationForm, ApplicationInvalid
+from prettyscore.opportunities.service import ApplicationForm
 
 VALID = {
     "full_name": "Jane Doe",
@@ -70,10 +70,10 @@ def stored(db, **changes) -> OpportunityClaim:
     return service.application_of(db, user_id)
 
 
-def rejected(db, **changes) -> ApplicationInvalid:
+def rejected(db, **changes) -> ValidationFailed:
     """Submit the form with ``changes`` for a new member: refused, and nothing stored."""
     user_id = new_member(db)
-    with pytest.raises(ApplicationInvalid) as caught:
+    with pytest.raises(ValidationFailed) as caught:
         service.submit_application(db, user_id, form(**changes))
     assert claims_of(db, user_id) == 0
     return caught.value
@@ -305,7 +305,7 @@ def test_a_valid_application_is_stored_trimmed(db):
 
 def test_a_refused_form_does_not_stop_a_corrected_one(db):
     user_id = new_member(db)
-    with pytest.raises(ApplicationInvalid):
+    with pytest.raises(ValidationFailed):
         service.submit_application(db, user_id, form(phone="0123"))
     service.submit_application(db, user_id, form(phone="+123"))
     assert service.application_of(db, user_id).phone == "+123"

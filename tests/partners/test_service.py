@@ -13,12 +13,11 @@ import pytest
 from sqlmodel import select
 
 from prettyscore.core import messages
-from prettyscore.core.errors import Conflict
+from prettyscore.core.errors import Conflict, ValidationFailed
 from prettyscore.core.model_types import utcnow
 from prettyscore.partners import service
 from prettyscore.partners.models import PartnerAccount, PartnerConversion
 from prettyscore.partners.programme import PENDING, SUSPENDED
-from prettyscore.partners.service import ApplicationInvalid
 
 
 def accounts(db) -> list[PartnerAccount]:
@@ -46,7 +45,7 @@ def test_the_code_field_keeps_upper_case_letters_and_digits_as_typed(typed, kept
 @pytest.mark.parametrize("code", ["AB", "a1", "ABCDEFGHIJK", "x-y"])
 def test_codes_outside_3_to_10_characters_are_refused(db, make_member, code):
     member = make_member()
-    with pytest.raises(ApplicationInvalid) as refusal:
+    with pytest.raises(ValidationFailed) as refusal:
         service.apply(db, member.id, "Anna", code)
     assert refusal.value.message == messages.SHORT_CODE_INVALID
     assert refusal.value.field == "short_code"
@@ -102,14 +101,14 @@ def test_a_blank_promo_code_is_stored_empty(db, make_member, promo):
     ],
 )
 def test_a_display_name_is_required(db, make_member, name, message):
-    with pytest.raises(ApplicationInvalid) as refusal:
+    with pytest.raises(ValidationFailed) as refusal:
         service.apply(db, make_member().id, name, "ANNA")
     assert (refusal.value.field, refusal.value.message) == ("display_name", message)
 
 
 def test_a_promo_code_longer_than_32_is_refused(db, make_member):
     assert service.apply(db, make_member().id, "A", "AAA", "p" * 32).promo_code == "P" * 32
-    with pytest.raises(ApplicationInvalid) as refusal:
+    with pytest.raises(ValidationFailed) as refusal:
         service.apply(db, make_member().id, "B", "BBB", "p" * 33)
     assert refusal.value.message == messages.PARTNER_PROMO_CODE_TOO_LONG
 

@@ -81,4 +81,4 @@ def test_a_result_survives_the_round_trip_through_the_tabs_state(store, owner):
     key = service.stage_photo(store, owner, jpeg(astronaut()))
     result = service.score_staged_photo(store, key)
     assert service.ScoreResult.from_dict(result.to_dict()) == result
-    assert result.score_text == f"{result.score:.1f}"
+    assert result.score_text == f"{result.score:.1f}".removesuffix(".0")

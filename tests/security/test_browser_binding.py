@@ -14,7 +14,7 @@ from starlette.routing import Route
 from starlette.testclient import TestClient
 
 from prettyscore.accounts import service, tokens
-from prettyscore.accounts.forms import AuthFormState
+from prettyscore.accounts.form_state import AuthFormState
 from prettyscore.accounts.models import RefreshToken
 from prettyscore.accounts.state import AuthState
 from prettyscore.core import messages

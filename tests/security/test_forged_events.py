@@ -44,7 +44,7 @@ from sqlmodel import select
 from typing_extensions import is_typeddict
 
 import prettyscore.prettyscore as prettyscore_app
-from prettyscore.accounts.forms import AuthFormState
+from prettyscore.accounts.form_state import AuthFormState
 from prettyscore.accounts.models import User
 from prettyscore.accounts.service import SessionTokens
 from prettyscore.accounts.state import AuthState

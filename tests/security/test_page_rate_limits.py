@@ -18,7 +18,7 @@ from reflex.istate.data import RouterData, SessionData
 from sqlmodel import func, select
 
 from prettyscore.accounts import service as accounts
-from prettyscore.accounts.forms import AuthFormState, ForgotPasswordState
+from prettyscore.accounts.form_state import AuthFormState, ForgotPasswordState
 from prettyscore.accounts.models import AuthSession, User
 from prettyscore.billing.models import CheckoutSession
 from prettyscore.chat import service as chat

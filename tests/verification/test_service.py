@@ -15,7 +15,7 @@ from prettyscore.leaderboard import service as leaderboard
 from prettyscore.photos.models import Photo
 from prettyscore.verification import service
 from prettyscore.verification.models import VerificationRequest
-from prettyscore.verification.service import VerificationForm, VerificationInvalid
+from prettyscore.verification.service import VerificationForm
 from tests.fixtures.people import admin, member
 
 FORM = VerificationForm(
@@ -69,7 +69,7 @@ def test_the_socials_are_optional(db):
 def test_each_rule_names_its_field_and_nothing_is_stored(db, changes, field, message):
     uid = member(db)
     form = VerificationForm(**{**FORM.__dict__, **changes})
-    with pytest.raises(VerificationInvalid) as refused:
+    with pytest.raises(ValidationFailed) as refused:
         service.submit_request(db, uid, form)
     assert (refused.value.field, refused.value.message) == (field, message)
     assert requests_of(db, uid) == 0

@@ -1,4 +1,4 @@
-"""Reflex state behind the /auth and /auth/reset forms.
+"""Reflex state behind the /auth and /auth/reset forms (``ui.form_state`` forms).
 
 Thin by design: read the form, call the accounts service on a worker thread, keep the
 returned tokens, toast the documents' text and redirect. The rules live in the service.
@@ -13,8 +13,6 @@ and only a correct code from the authenticator turns it into the signed-in sessi
 
 from __future__ import annotations
 
-import logging
-
 import reflex as rx
 
 from prettyscore.accounts import mfa, service, throttle
@@ -22,13 +20,10 @@ from prettyscore.accounts.service import SessionTokens
 from prettyscore.accounts.state import AuthState, safe_next_path
 from prettyscore.core import messages
 from prettyscore.core.db import run_in_session
-from prettyscore.core.errors import DomainError
 from prettyscore.core.mail import get_mailer
-from prettyscore.core.member_limits import refusal_text
-from prettyscore.core.rate_limits import RateLimited
 from prettyscore.partners import referrals
-
-log = logging.getLogger(__name__)
+from prettyscore.ui.form_state import FormState
+from prettyscore.ui.guarded import guarded
 
 
 def _second_step_choices(db, user_id) -> list[dict[str, str]]:
@@ -56,10 +51,8 @@ def _sign_up(db, email: str | None, password: str | None, *, client: str, **opti
     return referrals.sign_up_with_referral(db, email, password, **options)
 
 
-class FormState(AuthState):
-    """What the account forms share: one submission at a time, and how a failure shows."""
-
-    submitting: bool = False
+class AccountFormState(FormState, AuthState):
+    """What the account forms share: the browser's address, and one guarded service call."""
 
     def _client_address(self) -> str:
         """The browser's address, as the rate limits count it (the API's "unknown" when
@@ -72,20 +65,13 @@ class FormState(AuthState):
         if self.submitting:
             return None, []
         self.submitting = True
-        try:
+        name = getattr(action, "__name__", action)
+        with self._submission(str(name), fallback, rate_limits=True) as call:
             return await run_in_session(action, *args, **kwargs), None
-        except RateLimited as error:
-            return None, rx.toast.error(refusal_text(messages.TOO_MANY_ATTEMPTS, error.retry_after))
-        except DomainError as error:
-            return None, rx.toast.error(error.message)
-        except Exception:
-            log.exception("%s failed unexpectedly", getattr(action, "__name__", action))
-            return None, rx.toast.error(fallback)
-        finally:
-            self.submitting = False
+        return None, call.toast
 
 
-class AuthFormState(FormState):
+class AuthFormState(AccountFormState):
     """The sign-in / sign-up card, and the sign-in's second step."""
 
     sign_in_email: str = ""
@@ -130,7 +116,7 @@ class AuthFormState(FormState):
         if self.submitting or not self._pending_access_token:
             return None
         self.submitting = True
-        try:
+        with self._submission("The sign-in's second step") as call:
             tokens = await run_in_session(
                 mfa.complete_sign_in,
                 self._pending_access_token,
@@ -139,15 +125,10 @@ class AuthFormState(FormState):
                 self.router.session.client_ip,
                 form.get("factor_id") or None,
             )
-        except DomainError as error:
-            if error.status == 401:  # the password session ended meanwhile: start over
-                self._forget_second_step()
-            return rx.toast.error(error.message)
-        except Exception:
-            log.exception("The sign-in's second step failed unexpectedly")
-            return rx.toast.error(messages.UNEXPECTED_ERROR)
-        finally:
-            self.submitting = False
+        if call.failed:
+            if call.refusal is not None and call.refusal.status == 401:
+                self._forget_second_step()  # the password session ended meanwhile: start over
+            return call.toast
         self._forget_second_step()
         return await self._signed_in(tokens, messages.WELCOME_BACK)
 
@@ -157,10 +138,8 @@ class AuthFormState(FormState):
         pending = self._pending_access_token
         self._forget_second_step()
         if pending:
-            try:
+            with guarded("Closing a half-open session", fallback=None, refusals=False):
                 await run_in_session(service.sign_out, pending, "local")
-            except Exception:
-                log.exception("Closing a half-open session failed")
 
     def _forget_second_step(self) -> None:
         self.second_step = False
@@ -207,7 +186,7 @@ class AuthFormState(FormState):
         return [rx.toast.success(success_text), rx.redirect(self._next_path())]
 
 
-class ForgotPasswordState(FormState):
+class ForgotPasswordState(AccountFormState):
     """/auth/forgot: ask for a reset link."""
 
     @rx.event
@@ -224,7 +203,7 @@ class ForgotPasswordState(FormState):
         return [rx.toast.success(messages.RECOVERY_EMAIL_SENT), rx.redirect("/auth")]
 
 
-class ResetPasswordState(FormState):
+class ResetPasswordState(AccountFormState):
     """The page a recovery link opens: choose a new password, then you are signed in."""
 
     @rx.event
