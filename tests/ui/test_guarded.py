@@ -10,7 +10,7 @@ import pytest
 from prettyscore.core import messages
 from prettyscore.core.errors import NotFound, ValidationFailed
 from prettyscore.ui.guarded import guarded
-from tests.admin.handlers import _reply
+from tests.fixtures.handlers import _reply
 
 
 def test_a_block_that_runs_through_has_nothing_to_show():
