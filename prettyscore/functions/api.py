@@ -130,13 +130,11 @@ async def edit_photo(body: EditPhotoRequest, request: Request, user: Member):
     source = await _source(request, user, body.imageUrl)
     try:
         with _unexpected_as(messages.FAILED_TO_EDIT_PHOTO, "edit_failed"):
-            premium, _left = await run_in_session(editing.allowance, user.id, None)
-            outcome = await asyncio.to_thread(
+            outcome = await photo_work(
                 editing.edit_photo,
                 session_scope,
                 _temporary_files(media_files.API_EDIT),
                 owner_key=editing.allowance_key(user.id, None),
-                premium=premium,
                 image_key=source.key,
                 prompt=body.prompt,
                 media_owner=MediaOwner.member(user.id),

@@ -125,7 +125,6 @@ def test_an_ai_edit_keeps_the_pending_sliders_and_counts_one_edit(db_factory, st
         prompt="Blur background",
         owner=VISITOR,
         owner_key="v:editor-tests-1",
-        premium=False,
     )
     assert edited.baked_key and store.exists(edited.baked_key)
     assert edited.outcome.remaining == constants.FREE_EDITS - 1
@@ -145,7 +144,6 @@ def test_a_refused_edit_leaves_no_baked_file_and_uses_no_edit(db_factory, store)
             prompt="turn me into a dragon",
             owner=VISITOR,
             owner_key="v:editor-tests-2",
-            premium=False,
         )
     assert refusal.value.message == messages.EDIT_NOT_SUPPORTED
     assert {p for p in store.root.rglob("*") if p.is_file()} == before
