@@ -48,14 +48,6 @@ def _request_recovery(db, email: str | None, client: str) -> bool:
     return True
 
 
-def _sign_up(db, email: str | None, password: str | None, *, client: str, **options):
-    """A sign-up counted against the address's budget, as the API counts it (a form
-    missing its email or password is refused by the service without being counted)."""
-    if (email or "").strip() and password:
-        throttle.before_sign_up(client)
-    return referrals.sign_up_with_referral(db, email, password, **options)
-
-
 class FormState(AuthState):
     """What the account forms share: one submission at a time, and how a failure shows."""
 
@@ -173,7 +165,7 @@ class AuthFormState(FormState):
         """Create the account and sign in; a partner's referral cookie (sent with this
         browser's connection, never through the form) credits that partner."""
         return await self._authenticate(
-            _sign_up,
+            throttle.sign_up,
             form,
             messages.ACCOUNT_CREATED,
             client=self._client_address(),
