@@ -60,6 +60,7 @@ from prettyscore.partners import referrals
 from prettyscore.partners.api import remember_referral
 from prettyscore.photos import media_files
 from prettyscore.video import service as video
+from prettyscore.video.models import VideoStatus
 
 log = logging.getLogger(__name__)
 
@@ -174,7 +175,7 @@ async def generate_video(body: GenerateVideoRequest, request: Request, user: Mem
 
 def _video_status(db, user_id, task_id: str) -> VideoStatusResponse:
     job = video.get_generation(db, user_id, task_id)
-    done = job.status == "completed"
+    done = job.status == VideoStatus.COMPLETED
     return VideoStatusResponse(
         status=job.status, video_url=service.absolute_url(job.video_url) if done else None
     )
