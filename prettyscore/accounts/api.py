@@ -31,7 +31,6 @@ from prettyscore.core import messages
 from prettyscore.core.db import run_in_session
 from prettyscore.core.errors import (
     DomainError,
-    NotAuthenticated,
     NotFound,
     PermissionDenied,
     ValidationFailed,
@@ -251,12 +250,12 @@ async def sign_up(request: Request, body: SignUpBody | None = None) -> dict:
 
 
 def _sign_up(db, email, password, metadata, referral, client, user_agent) -> dict:
-    throttle.before_sign_up(client)
     with _gotrue_errors(credentials_rule=True):
-        tokens = referrals.sign_up_with_referral(
+        tokens = throttle.sign_up(
             db,
             email,
             password,
+            client,
             user_agent=user_agent,
             referral_code=referral,
             user_metadata=metadata,
@@ -286,13 +285,8 @@ async def token(request: Request, grant_type: str | None = None, body: TokenBody
 
 
 def _password_grant(db, email, password, client, user_agent) -> dict:
-    throttle.before_password_sign_in(email, client)
-    try:
-        with _gotrue_errors(credentials_rule=True):
-            tokens = service.sign_in(db, email, password, user_agent=user_agent)
-    except NotAuthenticated:
-        throttle.after_failed_sign_in(email, client)
-        raise
+    with _gotrue_errors(credentials_rule=True):
+        tokens = throttle.password_sign_in(db, email, password, client, user_agent=user_agent)
     return session_json(db, tokens)
 
 

@@ -43,14 +43,6 @@ def _request_recovery(db, email: str | None, client: str) -> bool:
     return True
 
 
-def _sign_up(db, email: str | None, password: str | None, *, client: str, **options):
-    """A sign-up counted against the address's budget, as the API counts it (a form
-    missing its email or password is refused by the service without being counted)."""
-    if (email or "").strip() and password:
-        throttle.before_sign_up(client)
-    return referrals.sign_up_with_referral(db, email, password, **options)
-
-
 class AccountFormState(FormState, AuthState):
     """What the account forms share: the browser's address, and one guarded service call."""
 
@@ -152,7 +144,7 @@ class AuthFormState(AccountFormState):
         """Create the account and sign in; a partner's referral cookie (sent with this
         browser's connection, never through the form) credits that partner."""
         return await self._authenticate(
-            _sign_up,
+            throttle.sign_up,
             form,
             messages.ACCOUNT_CREATED,
             client=self._client_address(),

@@ -19,8 +19,9 @@ The limits (settings, each overridable by env):
 Every check runs before the account is looked up, so a limited unknown email and a
 limited known one get the same answer.
 
-The /auth pages apply these same functions with the same budgets: a wrong password typed
-on the page and one sent to the API count together for that email and that address.
+The /auth pages and the API call these same functions (``password_sign_in``, ``sign_up``,
+``before_mail``, ...) with the same budgets: a wrong password typed on the page and one
+sent to the API count together for that email and that address.
 """
 
 from __future__ import annotations
@@ -30,6 +31,7 @@ from prettyscore.core import messages
 from prettyscore.core.errors import NotAuthenticated
 from prettyscore.core.rate_limits import get_rate_limiter
 from prettyscore.core.settings import get_settings
+from prettyscore.partners import referrals
 
 
 def _email_key(email: str | None) -> str:
@@ -114,6 +116,15 @@ def before_sign_up(client: str) -> None:
         client,
         message=messages.OVER_REQUEST_RATE_LIMIT,
     )
+
+
+def sign_up(db, email: str | None, password: str | None, client: str, **options):
+    """A sign-up (with the referral its cookie names) counted against the address's
+    budget; a request missing its email or password is refused by the service without
+    being counted (``options`` go to ``referrals.sign_up_with_referral``)."""
+    if (email or "").strip() and password:
+        before_sign_up(client)
+    return referrals.sign_up_with_referral(db, email, password, **options)
 
 
 def before_mail(email: str | None, client: str) -> None:

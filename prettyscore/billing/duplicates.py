@@ -15,7 +15,7 @@ from sqlmodel import Session, select
 
 from prettyscore.billing import refunds, stripe_client
 from prettyscore.billing.fulfilment import KIND_SUBSCRIPTION
-from prettyscore.billing.models import CheckoutSession
+from prettyscore.billing.models import CheckoutSession, PaymentStatus
 from prettyscore.billing.service import live_subscriptions
 
 
@@ -33,7 +33,7 @@ def already_bought(db: Session, payment: CheckoutSession, session: dict[str, Any
             CheckoutSession.user_id == payment.user_id,
             CheckoutSession.kind == payment.kind,
             CheckoutSession.reference_id == payment.reference_id,
-            CheckoutSession.status == "paid",
+            CheckoutSession.status == PaymentStatus.PAID,
             CheckoutSession.duplicate.is_(False),
             CheckoutSession.id != payment.id,
         )

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import uuid
 from datetime import datetime
+from enum import StrEnum
 
 from sqlalchemy import Index, false, text
 from sqlmodel import Field, SQLModel
@@ -17,6 +18,16 @@ from prettyscore.core.model_types import (
 )
 
 
+class SubscriptionStatus(StrEnum):
+    """The Premium row's state (``Subscription.status``): Stripe's subscription statuses,
+    stored as Stripe sends them; these are the ones the app itself writes or reads."""
+
+    ACTIVE = "active"
+    TRIALING = "trialing"
+    PAST_DUE = "past_due"
+    CANCELED = "canceled"  # Stripe's spelling: ended
+
+
 class Subscription(SQLModel, table=True):
     """A plan a member pays for; premium_editing while active and not expired."""
 
@@ -24,7 +35,7 @@ class Subscription(SQLModel, table=True):
 
     id: uuid.UUID = id_field()
     user_id: uuid.UUID = foreign_key("users.id")
-    status: str = Field(default="active", max_length=24)
+    status: str = Field(default=SubscriptionStatus.ACTIVE.value, max_length=24)
     plan_type: str = Field(default="premium_editing", max_length=24)
     expires_at: datetime | None = timestamp_field()
     cancel_at_period_end: bool = Field(default=False)
@@ -35,6 +46,16 @@ class Subscription(SQLModel, table=True):
     last_event_at: datetime | None = timestamp_field()
     created_at: datetime = created_at_field()
     updated_at: datetime = created_at_field()
+
+
+class PaymentStatus(StrEnum):
+    """Where a checkout stands (``CheckoutSession.status``)."""
+
+    OPEN = "open"
+    PAID = "paid"
+    CANCELLED = "cancelled"
+    REFUNDED = "refunded"
+    FAILED = "failed"
 
 
 class CheckoutSession(SQLModel, table=True):
@@ -59,7 +80,7 @@ class CheckoutSession(SQLModel, table=True):
     provider_session_id: str = Field(max_length=255, unique=True)
     payment_intent_id: str | None = Field(default=None, max_length=255, index=True)
     invoice_id: str | None = Field(default=None, max_length=255, index=True)
-    status: str = Field(default="open", max_length=16)
+    status: str = Field(default=PaymentStatus.OPEN.value, max_length=16)
     duplicate: bool = Field(default=False, sa_column_kwargs={"server_default": false()})
     # A partner's promo code the member gave at checkout (as stored, upper case; "" for
     # none), accepted when the checkout started; the payment credits that partner.

@@ -15,15 +15,15 @@ from datetime import datetime
 from sqlmodel import Session, select
 
 from prettyscore.billing import stripe_client
-from prettyscore.billing.models import Subscription
+from prettyscore.billing.models import Subscription, SubscriptionStatus
 from prettyscore.core import messages
 from prettyscore.core.errors import DomainError, NotFound
 from prettyscore.core.model_types import utcnow
 from prettyscore.core.settings import get_settings
 
 PREMIUM_PLAN = "premium_editing"
-ACTIVE_STATUSES = ("active", "trialing")
-ENDED_STATUS = "canceled"
+ACTIVE_STATUSES = (SubscriptionStatus.ACTIVE, SubscriptionStatus.TRIALING)
+ENDED_STATUS = SubscriptionStatus.CANCELED
 #: Ids we make up for the built-in test checkout contain this; Stripe's never do.
 LOCAL_TEST_MARK = "_test_local_"
 

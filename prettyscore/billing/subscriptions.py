@@ -21,7 +21,7 @@ from sqlmodel import Session, select
 
 from prettyscore.accounts.models import User
 from prettyscore.billing import fulfilment
-from prettyscore.billing.models import CheckoutSession, Subscription
+from prettyscore.billing.models import CheckoutSession, Subscription, SubscriptionStatus
 from prettyscore.billing.service import ENDED_STATUS, PREMIUM_PLAN
 from prettyscore.core.model_types import utcnow
 
@@ -62,7 +62,7 @@ def fulfil_premium(db: Session, payment: CheckoutSession, session: dict[str, Any
     db.add(
         Subscription(
             user_id=payment.user_id,
-            status="active",
+            status=SubscriptionStatus.ACTIVE,
             plan_type=PREMIUM_PLAN,
             expires_at=add_month(now),
             provider_customer_id=session.get("customer"),
@@ -134,7 +134,9 @@ def apply_subscription_event(db: Session, event: dict[str, Any]) -> None:
         )
     elif row.status == ENDED_STATUS or (not deleted and _is_stale(row, event_time)):
         return  # ended stays ended; a deletion is final, so it applies whenever it arrives
-    row.status = ENDED_STATUS if deleted else str(subscription.get("status") or "active")
+    row.status = (
+        ENDED_STATUS if deleted else str(subscription.get("status") or SubscriptionStatus.ACTIVE)
+    )
     row.provider_customer_id = subscription.get("customer") or row.provider_customer_id
     row.cancel_at_period_end = bool(subscription.get("cancel_at_period_end"))
     if deleted:
@@ -177,12 +179,12 @@ def apply_invoice_event(db: Session, event: dict[str, Any]) -> None:
     if row is None or _is_stale(row, event_time):
         return
     if event["type"] == "invoice.paid":
-        row.status = "active"
+        row.status = SubscriptionStatus.ACTIVE
         period_end = _invoice_period_end(invoice)
         if period_end is not None and (row.expires_at is None or period_end > row.expires_at):
             row.expires_at = period_end
     else:
-        row.status = "past_due"
+        row.status = SubscriptionStatus.PAST_DUE
     row.last_event_at = event_time
     row.updated_at = utcnow()
     db.add(row)

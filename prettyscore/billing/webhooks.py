@@ -19,13 +19,15 @@ from sqlmodel import Session, select
 
 from prettyscore.accounts.models import User
 from prettyscore.billing import duplicates, fulfilment, subscriptions
-from prettyscore.billing.models import CheckoutSession, PaymentEvent
+from prettyscore.billing.models import CheckoutSession, PaymentEvent, PaymentStatus
 from prettyscore.core.db import session_scope
 from prettyscore.core.model_types import utcnow
 
 log = logging.getLogger(__name__)
 
-OPEN, PAID, CANCELLED, REFUNDED, FAILED = "open", "paid", "cancelled", "refunded", "failed"
+# The payment statuses (``models.PaymentStatus``) under the names billing's code uses.
+OPEN, PAID, CANCELLED = PaymentStatus.OPEN, PaymentStatus.PAID, PaymentStatus.CANCELLED
+REFUNDED, FAILED = PaymentStatus.REFUNDED, PaymentStatus.FAILED
 
 
 def already_processed(db: Session, event_id: str) -> bool:

@@ -17,7 +17,7 @@ from sqlmodel import Session, col, select
 
 from prettyscore.accounts.models import User
 from prettyscore.chat.models import Message
-from prettyscore.contact.models import ContactRequest
+from prettyscore.contact.models import ContactRequest, ContactStatus
 from prettyscore.core import messages
 from prettyscore.core.errors import NotFound, PermissionDenied, ValidationFailed
 from prettyscore.core.member_limits import count_member_action
@@ -28,7 +28,6 @@ from prettyscore.photos.models import Photo
 MAX_MESSAGE_CHARS = 5000
 DEFAULT_PAGE = 200
 PREVIEW_CHARS = 80
-APPROVED = "approved"
 
 
 @dataclass(frozen=True)
@@ -69,7 +68,7 @@ def open_conversation(
     request = db.get(ContactRequest, request_uuid) if request_uuid else None
     if request is None or user_id not in (request.requester_id, request.contestant_id):
         raise NotFound(messages.CONTACT_REQUEST_NOT_FOUND)
-    if request.status != APPROVED:
+    if request.status != ContactStatus.APPROVED:
         raise PermissionDenied(messages.CONTACT_REQUEST_NOT_APPROVED)
     return request
 
@@ -173,7 +172,7 @@ def conversations(db: Session, user_id: uuid.UUID) -> list[Conversation]:
     """The member's approved requests, the most recently active first."""
     requests = db.exec(
         select(ContactRequest).where(
-            ContactRequest.status == APPROVED,
+            ContactRequest.status == ContactStatus.APPROVED,
             or_(ContactRequest.requester_id == user_id, ContactRequest.contestant_id == user_id),
         )
     ).all()

@@ -14,12 +14,7 @@ from sqlmodel import Session
 
 from prettyscore.billing import fulfilment
 from prettyscore.billing.models import CheckoutSession
-from prettyscore.contact.models import ContactRequest
-
-PENDING, APPROVED, DENIED = "pending", "approved", "denied"
-PENDING_PAYMENT, PAID, REFUNDED = "pending_payment", "paid", "refunded"
-#: An unpaid request replaced by a newer one of the same member for the same contestant.
-SUPERSEDED = "superseded"
+from prettyscore.contact.models import ContactPaymentStatus, ContactRequest
 
 
 def _request_for_payment(db: Session, payment: CheckoutSession) -> ContactRequest | None:
@@ -34,7 +29,7 @@ def mark_paid(db: Session, payment: CheckoutSession, _session_object: dict) -> N
     request = _request_for_payment(db, payment)
     if request is None:
         return
-    request.paid, request.payment_status = True, PAID
+    request.paid, request.payment_status = True, ContactPaymentStatus.PAID
     db.add(request)
 
 
@@ -45,7 +40,7 @@ def mark_refunded(db: Session, payment: CheckoutSession) -> None:
         return
     request = _request_for_payment(db, payment)
     if request is not None:
-        request.paid, request.payment_status = False, REFUNDED
+        request.paid, request.payment_status = False, ContactPaymentStatus.REFUNDED
         db.add(request)
 
 

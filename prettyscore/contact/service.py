@@ -18,16 +18,7 @@ from prettyscore.accounts.models import User
 from prettyscore.billing import checkout, refunds, webhooks
 from prettyscore.billing.fulfilment import KIND_CONTACT_REQUEST
 from prettyscore.billing.models import CheckoutSession
-from prettyscore.contact.fulfilment import (
-    APPROVED,
-    DENIED,
-    PAID,
-    PENDING,
-    PENDING_PAYMENT,
-    REFUNDED,
-    SUPERSEDED,
-)
-from prettyscore.contact.models import ContactRequest
+from prettyscore.contact.models import ContactPaymentStatus, ContactRequest, ContactStatus
 from prettyscore.core import messages
 from prettyscore.core.errors import DomainError, NotFound, PermissionDenied, ValidationFailed
 from prettyscore.core.member_limits import count_member_action
@@ -50,8 +41,9 @@ INBOX_PATH = "/contestant-requests"
 
 #: A request is open while it waits for the contestant or its chat is open, unless its
 #: fee was refunded or a newer request of the same member replaced it unpaid.
-OPEN_STATUSES = (PENDING, APPROVED)
-LIVE_PAYMENTS = (PENDING_PAYMENT, PAID)
+OPEN_STATUSES = (ContactStatus.PENDING, ContactStatus.APPROVED)
+LIVE_PAYMENTS = (ContactPaymentStatus.PENDING_PAYMENT, ContactPaymentStatus.PAID)
+SETTLED_PAYMENTS = (ContactPaymentStatus.PAID, ContactPaymentStatus.REFUNDED)
 
 
 @dataclass(frozen=True)
@@ -203,7 +195,7 @@ def _replace_unpaid(db: Session, requester: User, earlier: ContactRequest) -> No
     checkout ends (at Stripe too; CheckoutFailed when Stripe has just been paid, and then
     nothing changes), so only the newest can be paid."""
     checkout.end_open_checkout(db, requester.id, KIND_CONTACT_REQUEST, str(earlier.id))
-    earlier.payment_status = SUPERSEDED
+    earlier.payment_status = ContactPaymentStatus.SUPERSEDED
     db.add(earlier)
     db.flush()
 
@@ -243,8 +235,8 @@ def create_request(
         contestant_share=contestant_share,
         message_preview=text,
         paid=False,
-        payment_status=PENDING_PAYMENT,
-        status=PENDING,
+        payment_status=ContactPaymentStatus.PENDING_PAYMENT,
+        status=ContactStatus.PENDING,
     )
     db.add(request)
     db.flush()
@@ -259,7 +251,7 @@ def start_payment(
     if (
         request.requester_id != requester.id
         or request.paid
-        or request.payment_status != PENDING_PAYMENT
+        or request.payment_status != ContactPaymentStatus.PENDING_PAYMENT
     ):
         raise NotFound(messages.CONTACT_REQUEST_NOT_FOUND)
     return checkout.start_checkout(
@@ -295,7 +287,9 @@ def sent(db: Session, requester_id: uuid.UUID) -> list[SentEntry]:
         .outerjoin(Photo, Photo.id == ContactRequest.photo_id)
         .where(
             ContactRequest.requester_id == requester_id,
-            ContactRequest.payment_status.in_((PAID, REFUNDED)),
+            ContactRequest.payment_status.in_(
+                (ContactPaymentStatus.PAID, ContactPaymentStatus.REFUNDED)
+            ),
         )
         .order_by(ContactRequest.created_at.desc())
     ).all()
@@ -308,8 +302,9 @@ def sent(db: Session, requester_id: uuid.UUID) -> list[SentEntry]:
             fee=checkout.format_amount(request.fee_amount),
             status=request.status,
             # a denial refunds at once (Stripe confirms the refund a moment later)
-            refunded=request.status == DENIED or request.payment_status == REFUNDED,
-            chat_url=f"/messages/{request.id}" if request.status == APPROVED else "",
+            refunded=request.status == ContactStatus.DENIED
+            or request.payment_status == ContactPaymentStatus.REFUNDED,
+            chat_url=f"/messages/{request.id}" if request.status == ContactStatus.APPROVED else "",
         )
         for request, photo in rows
     ]
@@ -323,14 +318,14 @@ def sent_notice(db: Session, requester_id: uuid.UUID) -> str:
         .outerjoin(Photo, Photo.id == ContactRequest.photo_id)
         .where(
             ContactRequest.requester_id == requester_id,
-            ContactRequest.payment_status != SUPERSEDED,
+            ContactRequest.payment_status != ContactPaymentStatus.SUPERSEDED,
         )
         .order_by(ContactRequest.created_at.desc())
     ).first()
     if row is None:
         return ""
     request, photo = row
-    if not request.paid or request.status != PENDING:
+    if not request.paid or request.status != ContactStatus.PENDING:
         return ""
     name = _contestant_name(photo) if photo else messages.APP_NAME
     return messages.CONTACT_SENT_NOTICE.format(name=name)
@@ -359,7 +354,7 @@ def inbox(db: Session, contestant_id: uuid.UUID) -> list[InboxEntry]:
         .where(
             ContactRequest.contestant_id == contestant_id,
             ContactRequest.paid,
-            ContactRequest.status.in_((PENDING, APPROVED)),
+            ContactRequest.status.in_((ContactStatus.PENDING, ContactStatus.APPROVED)),
         )
         .order_by(ContactRequest.created_at.desc())
     ).all()
@@ -374,7 +369,7 @@ def pending_count(db: Session, contestant_id: uuid.UUID) -> int:
         .where(
             ContactRequest.contestant_id == contestant_id,
             ContactRequest.paid,
-            ContactRequest.status == PENDING,
+            ContactRequest.status == ContactStatus.PENDING,
         )
     ).one()
 
@@ -392,7 +387,7 @@ def _pending_for_contestant(
         request is None
         or request.contestant_id != contestant_id
         or not request.paid
-        or request.status != PENDING
+        or request.status != ContactStatus.PENDING
     ):
         raise NotFound(messages.CONTACT_REQUEST_NOT_FOUND)
     return request
@@ -401,7 +396,7 @@ def _pending_for_contestant(
 def approve(db: Session, contestant_id: uuid.UUID, request_id: uuid.UUID | str) -> ContactRequest:
     """The contestant accepts the request: the chat opens for both of them."""
     request = _pending_for_contestant(db, contestant_id, request_id)
-    request.status = APPROVED
+    request.status = ContactStatus.APPROVED
     db.add(request)
     db.flush()
     return request
@@ -411,7 +406,7 @@ def deny(db: Session, contestant_id: uuid.UUID, request_id: uuid.UUID | str) -> 
     """The contestant declines: the request is closed and every payment of its fee
     refunded."""
     request = _pending_for_contestant(db, contestant_id, request_id)
-    request.status = DENIED
+    request.status = ContactStatus.DENIED
     db.add(request)
     db.flush()
     payments = db.exec(

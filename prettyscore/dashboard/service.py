@@ -96,3 +96,8 @@ def personality_results(
         )
         for row in rows
     ]
+
+
+def dashboard_figures(db: Session, user_id: uuid.UUID) -> tuple[Overview, list[SavedResult]]:
+    """What the Overview and Personality tabs show, read in one unit of work."""
+    return overview(db, user_id), personality_results(db, user_id)

@@ -56,11 +56,6 @@ def _result_row(result: service.SavedResult) -> ResultRow:
     )
 
 
-def _tab_data(db, user_id) -> tuple[service.Overview, list[ResultRow]]:
-    results = service.personality_results(db, user_id)
-    return service.overview(db, user_id), [_result_row(result) for result in results]
-
-
 class DashboardState(PhotosState):
     """The tabs of the dashboard and what Overview, Personality and Premium show."""
 
@@ -100,12 +95,12 @@ class DashboardState(PhotosState):
             self.tab = value
 
     async def _refresh(self, user_id) -> None:
-        figures, results = await run_in_session(_tab_data, user_id)
+        figures, results = await run_in_session(service.dashboard_figures, user_id)
         self.premium = figures.premium
         self.best_score = "–" if figures.best_score is None else score_text(figures.best_score)
         self.listed_count, self.video_count = figures.listed_count, figures.video_count
         self.free_edits_left = figures.free_edits_left
-        self.results = results
+        self.results = [_result_row(result) for result in results]
 
     @rx.event(background=True)
     async def recheck_subscription(self):

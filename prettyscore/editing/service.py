@@ -35,6 +35,7 @@ class EditOutcome:
 
     image_key: str
     remaining: int
+    kept: object = None  # what the caller's ``keep`` returned, if it passed one
 
 
 def allowance_key(user_id: uuid.UUID | None, visitor_secret: str | None) -> str:
@@ -117,38 +118,59 @@ def download_copy(store: MediaStore, image_key: str, owner: MediaOwner) -> str:
     return store.save(images.encode_png(photo, compress_level=1), owner=owner, ext="png")
 
 
+def premium_of(db: Session, owner_key: str) -> bool:
+    """Whether the allowance ``owner_key`` names is a subscriber's (visitors never are)."""
+    kind, _, member = owner_key.partition(":")
+    if kind != "u":
+        return False
+    try:
+        user_id = uuid.UUID(member)
+    except ValueError:
+        return False
+    return is_subscriber(db, user_id)
+
+
+#: What keeps an edit: called with the transaction that spends the free edit, the edited
+#: photo's key and the edits left; what it returns comes back as ``EditOutcome.kept``.
+Keep = Callable[[Session, str, int], object]
+
+
 def edit_photo(
     db_factory: DbFactory,
     store: MediaStore,
     *,
     owner_key: str,
-    premium: bool,
     image_key: str,
     prompt: str,
     media_owner: MediaOwner,
     engine_name: str | None = None,
+    keep: Keep | None = None,
 ) -> EditOutcome:
-    """Edit a stored photo into a new one (slow: call it on a worker thread).
+    """Run an AI edit for ``owner_key`` (a member or a browser) on a stored photo, into a
+    new one: the one way every page and the API edit (slow: call it on the photo pool).
 
-    A non-subscriber's free edit is spent only once the edit is done, by one conditional
-    update (so parallel requests never use more than the allowance, and an edit that
-    fails, or whose process is killed, spends nothing). Raises the documents' upgrade
-    message when no free edit is left, the engine's own message for an instruction it
-    cannot carry out (no edit used), or DomainError.
+    Whether the edit is Premium (unlimited) is decided here, from the subscription of the
+    member ``owner_key`` names. A non-subscriber's free edit is spent only once the edit
+    is done, by one conditional update (so parallel requests never use more than the
+    allowance, and an edit that fails, or whose process is killed, spends nothing).
+    ``keep`` runs in that same transaction (e.g. to make the edit a saved photo's), so the
+    edit is spent exactly when it is kept. Raises the documents' upgrade message when no
+    free edit is left, the engine's own message for an instruction it cannot carry out
+    (no edit used), or DomainError; the edited file goes again on any failure.
     """
     check_instruction(prompt)
-    if not premium:
-        with db_factory() as db:
-            if edits_remaining(db, owner_key) <= 0:
-                raise no_free_edits()
+    with db_factory() as db:
+        premium = premium_of(db, owner_key)
+        if not premium and edits_remaining(db, owner_key) <= 0:
+            raise no_free_edits()
     new_key = render_edit(store, image_key, prompt, media_owner, engine_name)
-    if premium:
-        return EditOutcome(new_key, UNLIMITED)
     try:
         with db_factory() as db:
-            if not reserve_edit(db, owner_key):
+            if not premium and not reserve_edit(db, owner_key):
                 raise no_free_edits()  # spent meanwhile by another edit
-            return EditOutcome(new_key, edits_remaining(db, owner_key))
+            remaining = UNLIMITED if premium else edits_remaining(db, owner_key)
+            kept = keep(db, new_key, remaining) if keep else None
+            return EditOutcome(new_key, remaining, kept)
     except BaseException:
         store.delete(new_key)
         raise

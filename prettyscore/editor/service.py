@@ -230,18 +230,17 @@ def edit_with_adjustments(
     prompt: str,
     owner: MediaOwner,
     owner_key: str,
-    premium: bool,
     engine_name: str | None = None,
 ) -> EditedVersions:
     """An AI edit of the shown version with the pending sliders applied first, so
-    nothing set on the sliders is lost. If the edit fails, the baked file goes too."""
+    nothing set on the sliders is lost (slow: call it on the photo pool). The edit and its
+    allowance are ``editing.edit_photo``'s. If the edit fails, the baked file goes too."""
     baked = bake(store, key, adjustments, owner)
     try:
         outcome = editing.edit_photo(
             db_factory,
             store,
             owner_key=owner_key,
-            premium=premium,
             image_key=baked or key,
             prompt=prompt,
             media_owner=owner,
@@ -288,3 +287,41 @@ def update_member_photo(
     except BaseException:
         store.delete(member_key)
         raise
+
+
+@dataclass(frozen=True)
+class SavedPhoto:
+    """What Save did: the member's photo, and its new score when it was scored anew."""
+
+    photo_id: str
+    result: ScoreResult | None = None
+
+
+def save_edited_photo(
+    db_factory: DbFactory,
+    store: MediaStore,
+    user_id: uuid.UUID,
+    *,
+    photo_id: str,
+    result_id: str,
+    original_key: str,
+    final_key: str,
+    prompt: str,
+) -> SavedPhoto:
+    """Save the editor's final photo for the member (slow: call it on the photo pool).
+
+    A photo from My Photos (``photo_id``), or one already saved from the same result on
+    /results, gets ``final_key`` as its new edited version; any other photo is scored
+    (outside any transaction: it takes a while) and saved as a new photo, its first
+    version the 'before'. Which of the two, and the write, happen in one transaction.
+    """
+    if not photo_id:
+        with db_factory() as db:
+            photo_id = saved_photo_of_result(db, user_id, result_id) or ""
+    result = None if photo_id else score_new_photo(store, original_key, final_key)
+    with db_factory() as db:
+        photo_id = photo_id or saved_photo_of_result(db, user_id, result_id) or ""
+        if photo_id:
+            update_member_photo(db, store, user_id, photo_id, final_key, prompt)
+            return SavedPhoto(photo_id)
+        return SavedPhoto(str(photos_service.save_result(db, store, user_id, result).id), result)

@@ -8,7 +8,6 @@ versions (media keys) live in backend-only vars and never come from the browser.
 
 from __future__ import annotations
 
-import asyncio
 import logging
 import time
 
@@ -29,15 +28,14 @@ from prettyscore.editing.adjustments import (
 )
 from prettyscore.editor import service
 from prettyscore.editor.service import Version, VersionHistory
-from prettyscore.photos import service as photos_service
 from prettyscore.scoring import service as scoring
 from prettyscore.scoring.state import ScoreState
+from prettyscore.ui import ai_edit
 
 log = logging.getLogger(__name__)
 
 EDITOR_UPLOAD_ID = "editor_upload"
 EDITOR_ROUTE = "/editor"
-SUCCESS_TEXT, FAILURE_TEXT = messages.PHOTO_EDITED_REMAINING, messages.FAILED_TO_EDIT_PHOTO
 
 # The four sliders, held in the browser: name → (client-side value, default).
 SLIDER_DEFAULTS = {
@@ -277,11 +275,10 @@ class EditorState(AuthState):
                 "owner_key": editing.allowance_key(
                     user.id if user else None, scores.visitor_secret
                 ),
-                "premium": self.premium,
             }
             self.editing = True
         try:
-            edited = await asyncio.to_thread(
+            edited = await photo_work(
                 service.edit_with_adjustments,
                 session_scope,
                 media_store(),
@@ -299,7 +296,7 @@ class EditorState(AuthState):
             log.exception("An AI edit in the editor failed")
             async with self:
                 self.editing = False
-            return rx.toast.error(FAILURE_TEXT)
+            return rx.toast.error(ai_edit.failure_text("edit"))
         async with self:
             return self._show_edit(edited, changes, prompt)
 
@@ -309,11 +306,8 @@ class EditorState(AuthState):
         self._add_version(Version(edited.outcome.image_key, prompt, True, edited.width))
         self.editing, self.edit_prompt = False, ""
         remaining = edited.outcome.remaining
-        if remaining == editing.UNLIMITED:
-            toast = rx.toast.success(messages.PHOTO_EDITED_SUCCESSFULLY)
-        else:
-            self.free_edits_left = remaining
-            toast = rx.toast.success(SUCCESS_TEXT.format(n=remaining))
+        self.free_edits_left = ai_edit.edits_left_to_show(remaining, self.free_edits_left)
+        toast = ai_edit.edited_notice("edit", remaining)
         return [toast, *(reset_sliders() if edited.baked_key else [])]
 
     # -- download ------------------------------------------------------------------
@@ -368,27 +362,17 @@ class EditorState(AuthState):
                 if baked:
                     self._add_version(Version(baked, changes.describe(), True, self.image_width))
                 history, photo_id, result_id = self._history(), self._photo_id, self._result_id
-            final_key = baked or key
-            if not photo_id:
-                photo_id = await run_in_session(service.saved_photo_of_result, user.id, result_id)
-            if photo_id:
-                await run_in_session(
-                    service.update_member_photo,
-                    media_store(),
-                    user.id,
-                    photo_id,
-                    final_key,
-                    history.last_prompt() or changes.describe(),
-                )
-                result = None
-            else:
-                result = await photo_work(
-                    service.score_new_photo, media_store(), history.versions[0].key, final_key
-                )
-                photo = await run_in_session(
-                    photos_service.save_result, media_store(), user.id, result
-                )
-                photo_id = str(photo.id)
+            saved = await photo_work(
+                service.save_edited_photo,
+                session_scope,
+                media_store(),
+                user.id,
+                photo_id=photo_id,
+                result_id=result_id,
+                original_key=history.versions[0].key,
+                final_key=baked or key,
+                prompt=history.last_prompt() or changes.describe(),
+            )
         except DomainError as error:
             async with self:
                 self.saving = False
@@ -399,11 +383,15 @@ class EditorState(AuthState):
                 self.saving = False
             return rx.toast.error(messages.FAILED_TO_SAVE_PHOTO)
         async with self:
-            self.saving, self._photo_id, self.from_my_photos = False, photo_id, True
-            self._source = f"photo:{photo_id}"
-            if result is not None:
-                self.score_text, self.score_label = result.score_text, result.label
+            self._show_saved(saved)
         return [rx.toast.success(messages.PHOTO_SAVED), *(reset_sliders() if baked else [])]
+
+    def _show_saved(self, saved: service.SavedPhoto) -> None:
+        """The saved photo is now the member's: further saves update it."""
+        self.saving, self._photo_id, self.from_my_photos = False, saved.photo_id, True
+        self._source = f"photo:{saved.photo_id}"
+        if saved.result is not None:
+            self.score_text, self.score_label = saved.result.score_text, saved.result.label
 
 
 def media_store():

@@ -60,6 +60,7 @@ from prettyscore.partners import referrals
 from prettyscore.partners.api import remember_referral
 from prettyscore.photos import media_files
 from prettyscore.video import service as video
+from prettyscore.video.models import VideoStatus
 
 log = logging.getLogger(__name__)
 
@@ -130,13 +131,11 @@ async def edit_photo(body: EditPhotoRequest, request: Request, user: Member):
     source = await _source(request, user, body.imageUrl)
     try:
         with _unexpected_as(messages.FAILED_TO_EDIT_PHOTO, "edit_failed"):
-            premium, _left = await run_in_session(editing.allowance, user.id, None)
-            outcome = await asyncio.to_thread(
+            outcome = await photo_work(
                 editing.edit_photo,
                 session_scope,
                 _temporary_files(media_files.API_EDIT),
                 owner_key=editing.allowance_key(user.id, None),
-                premium=premium,
                 image_key=source.key,
                 prompt=body.prompt,
                 media_owner=MediaOwner.member(user.id),
@@ -176,7 +175,7 @@ async def generate_video(body: GenerateVideoRequest, request: Request, user: Mem
 
 def _video_status(db, user_id, task_id: str) -> VideoStatusResponse:
     job = video.get_generation(db, user_id, task_id)
-    done = job.status == "completed"
+    done = job.status == VideoStatus.COMPLETED
     return VideoStatusResponse(
         status=job.status, video_url=service.absolute_url(job.video_url) if done else None
     )

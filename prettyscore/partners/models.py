@@ -10,11 +10,34 @@ from __future__ import annotations
 
 import uuid
 from datetime import date, datetime
+from enum import StrEnum
 
 from sqlalchemy import Index, text
 from sqlmodel import Field, SQLModel
 
 from prettyscore.core.model_types import created_at_field, foreign_key, id_field
+
+
+class PartnerStatus(StrEnum):
+    """Where a partner account stands (``PartnerAccount.status``)."""
+
+    PENDING = "pending"
+    APPROVED = "approved"
+    SUSPENDED = "suspended"
+
+
+class ConversionStatus(StrEnum):
+    """Where a conversion's commission stands (``PartnerConversion.status``)."""
+
+    UNPAID = "unpaid"
+    PAID = "paid"
+    REVERSED = "reversed"
+
+
+class PayoutStatus(StrEnum):
+    """A payout's state (``PartnerPayout.status``): sent when recorded."""
+
+    SENT = "sent"
 
 
 class PartnerAccount(SQLModel, table=True):
@@ -37,7 +60,7 @@ class PartnerAccount(SQLModel, table=True):
     display_name: str = Field(max_length=100)
     code: str = Field(max_length=10, unique=True)
     promo_code: str = Field(default="", max_length=32)
-    status: str = Field(default="pending", max_length=12)  # pending | approved | suspended
+    status: str = Field(default=PartnerStatus.PENDING.value, max_length=12)
     tier: str = Field(default="starter", max_length=8)  # starter | pro | elite
     commission_percent: int = Field(default=15)
     total_clicks: int = Field(default=0)
@@ -61,7 +84,7 @@ class PartnerConversion(SQLModel, table=True):
     amount: int
     commission: int
     level: int = Field(default=1, sa_column_kwargs={"server_default": "1"})
-    status: str = Field(default="unpaid", max_length=12)  # unpaid | paid | reversed
+    status: str = Field(default=ConversionStatus.UNPAID.value, max_length=12)
     created_at: datetime = created_at_field()
 
 
@@ -75,5 +98,5 @@ class PartnerPayout(SQLModel, table=True):
     period_start: date
     period_end: date
     total_amount: int
-    status: str = Field(default="sent", max_length=12)
+    status: str = Field(default=PayoutStatus.SENT.value, max_length=12)
     created_at: datetime = created_at_field()

@@ -9,14 +9,17 @@ from __future__ import annotations
 from dataclasses import dataclass
 from decimal import ROUND_HALF_UP, Decimal
 
-PENDING = "pending"
-APPROVED = "approved"
-SUSPENDED = "suspended"
-PARTNER_STATUSES = (PENDING, APPROVED, SUSPENDED)
+from prettyscore.partners.models import ConversionStatus, PartnerStatus
 
-UNPAID = "unpaid"
-PAID = "paid"
-REVERSED = "reversed"
+# The statuses (``models``), under the names the programme's code uses.
+PENDING, APPROVED, SUSPENDED = (
+    PartnerStatus.PENDING,
+    PartnerStatus.APPROVED,
+    PartnerStatus.SUSPENDED,
+)
+PARTNER_STATUSES = tuple(PartnerStatus)
+
+UNPAID, PAID, REVERSED = ConversionStatus.UNPAID, ConversionStatus.PAID, ConversionStatus.REVERSED
 
 
 @dataclass(frozen=True)

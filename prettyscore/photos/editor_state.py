@@ -7,7 +7,6 @@ dialog shows; the images, the undo stack and the free-edit count live in the dat
 
 from __future__ import annotations
 
-import asyncio
 import logging
 
 import reflex as rx
@@ -15,48 +14,20 @@ import reflex as rx
 from prettyscore.core import constants, messages
 from prettyscore.core.db import run_in_session, session_scope
 from prettyscore.core.errors import DomainError
-from prettyscore.core.media import get_media_store, key_from_url
-from prettyscore.editing import service as editing
+from prettyscore.core.media import get_media_store as media_store
+from prettyscore.core.media import key_from_url
+from prettyscore.core.workers import photo_work
 from prettyscore.editing.presets import UPSCALE_PROMPT
-from prettyscore.photos import history, service
+from prettyscore.photos import history
 from prettyscore.photos.history import EditedPhoto
 from prettyscore.photos.state import PhotoCard, PhotosState, photo_card
-from prettyscore.scoring.state import EDIT_TEXTS, ScoreState, hd_download
+from prettyscore.scoring.state import ScoreState, hd_download
+from prettyscore.ui import ai_edit
 
 log = logging.getLogger(__name__)
 
 PROMPT_VIEW = "prompt"  # the tabs, presets and custom prompt
 EDITED_VIEW = "edited"  # after an edit: Download, Undo, Redo, Edit Again, ...
-
-
-def _editor_facts(db, user_id, photo_id: str) -> tuple[bool, int, int]:
-    """(Premium?, free edits left, undo steps) of the member and their photo."""
-    photo = service.get_photo(db, user_id, photo_id)
-    premium, left = editing.allowance(db, user_id, None)
-    return premium, left, history.undo_steps(db, photo.id)
-
-
-def _undo(db, user_id, photo_id: str) -> tuple[EditedPhoto, PhotoCard]:
-    photo = history.undo_edit(db, get_media_store(), user_id, photo_id)
-    return history.describe(db, photo), photo_card(photo)
-
-
-def _edit(kind: str, prompt: str, request: dict) -> tuple[EditedPhoto, PhotoCard]:
-    """Run the edit (or the redo), then read the photo's new card."""
-    store = get_media_store()
-    if kind == "redo":
-        edited = history.redo_edit(session_scope, store, **request)
-    else:
-        edited = history.edit_saved_photo(session_scope, store, prompt=prompt, **request)
-    with session_scope() as db:
-        return edited, photo_card(service.get_photo(db, request["user_id"], edited.photo_id))
-
-
-def _success_notice(kind: str, remaining: int):
-    if remaining == editing.UNLIMITED:
-        return rx.toast.success(messages.PHOTO_EDITED_SUCCESSFULLY)
-    text = EDIT_TEXTS.get(kind, EDIT_TEXTS["edit"])[0]
-    return rx.toast.success(text.format(n=remaining))
 
 
 class PhotoEditorState(PhotosState):
@@ -77,10 +48,9 @@ class PhotoEditorState(PhotosState):
         if user is None:
             return self._sign_in_redirect()
         try:
-            facts = await run_in_session(_editor_facts, user.id, self.selected.id)
+            await self._load_facts(user.id)
         except DomainError as error:
             return rx.toast.error(error.message)
-        self.premium, self.free_edits_left, self.undo_steps = facts
         # A photo edited before (even in another session) opens on its actions: Undo works.
         self.view = EDITED_VIEW if self.selected.edited_url else PROMPT_VIEW
         self.editor_open, self.edit_prompt = True, ""
@@ -128,26 +98,40 @@ class PhotoEditorState(PhotosState):
             if user is None:
                 return self._sign_in_redirect()
             self.editing = True
-            request = {"user_id": user.id, "premium": self.premium, "photo_id": self.selected.id}
+            request = {"user_id": user.id, "photo_id": self.selected.id}
         try:
-            edited, card = await asyncio.to_thread(_edit, kind, prompt, request)
+            if kind == "redo":
+                edited = await photo_work(
+                    history.redo_edit, session_scope, media_store(), **request
+                )
+            else:
+                edited = await photo_work(
+                    history.edit_saved_photo, session_scope, media_store(), prompt=prompt, **request
+                )
         except DomainError as error:
             return await self._edit_failed(error.message)
         except Exception:
             log.exception("A dashboard edit failed")
-            return await self._edit_failed(EDIT_TEXTS.get(kind, EDIT_TEXTS["edit"])[1])
+            return await self._edit_failed(ai_edit.failure_text(kind))
+        card = photo_card(edited.photo)
         async with self:
             self._show(edited, card)
             self.editing, self.edit_prompt, self.view = False, "", EDITED_VIEW
-            if edited.remaining != editing.UNLIMITED:
-                self.free_edits_left = edited.remaining
+            left = ai_edit.edits_left_to_show(edited.remaining, self.free_edits_left)
+            self.free_edits_left = left
             # The download's PNG copy goes to this browser's folder, like /results' one.
             owner = (await self.get_state(ScoreState))._visitor_owner()
-        notice = _success_notice(kind, edited.remaining)
+        notice = ai_edit.edited_notice(kind, edited.remaining)
         if kind != "upscale":
             return notice
         upscaled = key_from_url(edited.current_url)
         return [notice, await hd_download(upscaled, owner, card.score_text)]
+
+    async def _load_facts(self, user_id) -> None:
+        """Premium?, the free edits left and the undo steps, as the server has them."""
+        facts = await run_in_session(history.editor_facts, user_id, self.selected.id)
+        self.premium, self.free_edits_left = facts.premium, facts.free_edits_left
+        self.undo_steps = facts.undo_steps
 
     async def _edit_failed(self, text: str):
         """Show the failure, and the counts as the server has them now."""
@@ -155,8 +139,7 @@ class PhotoEditorState(PhotosState):
             self.editing = False
             user = await self._current_user()
             if user is not None and self.selected.id:
-                facts = await run_in_session(_editor_facts, user.id, self.selected.id)
-                self.premium, self.free_edits_left, self.undo_steps = facts
+                await self._load_facts(user.id)
         return rx.toast.error(text)
 
     @rx.event
@@ -166,13 +149,15 @@ class PhotoEditorState(PhotosState):
         if user is None:
             return self._sign_in_redirect()
         try:
-            edited, card = await run_in_session(_undo, user.id, self.selected.id)
+            edited = await run_in_session(
+                history.undo_described, media_store(), user.id, self.selected.id
+            )
         except DomainError as error:
             return rx.toast.error(error.message)
         except Exception:
             log.exception("Undo failed")
             return rx.toast.error(messages.FAILED_TO_UNDO_EDIT)
-        self._show(edited, card)
+        self._show(edited, photo_card(edited.photo))
         return rx.toast.success(messages.UNDO_SUCCESSFUL)
 
     def _show(self, edited: EditedPhoto, card: PhotoCard) -> None:

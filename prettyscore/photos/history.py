@@ -15,7 +15,7 @@ from __future__ import annotations
 import uuid
 from collections.abc import Callable
 from contextlib import AbstractContextManager
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 from sqlalchemy import func, update
 from sqlmodel import Session, select
@@ -49,6 +49,7 @@ class EditedPhoto:
     undo_steps: int
     last_prompt: str | None
     remaining: int = editing.UNLIMITED  # free edits left after an edit (UNLIMITED: Premium)
+    photo: Photo | None = field(default=None, compare=False, repr=False)  # its row, read
 
     @property
     def current_url(self) -> str:
@@ -76,7 +77,25 @@ def describe(db: Session, photo: Photo, remaining: int = editing.UNLIMITED) -> E
         undo_steps=undo_steps(db, photo.id),
         last_prompt=photo.last_edit_prompt,
         remaining=remaining,
+        photo=photo,
     )
+
+
+@dataclass(frozen=True)
+class EditorFacts:
+    """What the dashboard's editor panel opens with."""
+
+    premium: bool
+    free_edits_left: int
+    undo_steps: int
+
+
+def editor_facts(db: Session, user_id: uuid.UUID, photo_id) -> EditorFacts:
+    """Premium?, the member's free edits left and their photo's undo steps (NotFound for
+    anyone else's photo)."""
+    photo = get_photo(db, user_id, photo_id)
+    premium, left = editing.allowance(db, user_id, None)
+    return EditorFacts(premium, left, undo_steps(db, photo.id))
 
 
 def _locked_photo(db: Session, user_id: uuid.UUID, photo_id) -> Photo:
@@ -159,53 +178,56 @@ def undo_edit(db: Session, store: MediaStore, user_id: uuid.UUID, photo_id) -> P
     return photo
 
 
+def undo_described(db: Session, store: MediaStore, user_id: uuid.UUID, photo_id) -> EditedPhoto:
+    """``undo_edit``, as the editor shows its outcome."""
+    return describe(db, undo_edit(db, store, user_id, photo_id))
+
+
 def edit_saved_photo(
     db_factory: DbFactory,
     store: MediaStore,
     *,
     user_id: uuid.UUID,
-    premium: bool,
     photo_id,
     prompt: str,
     engine_name: str | None = None,
 ) -> EditedPhoto:
     """Edit what the member's photo shows now and keep the result as its new edit.
 
-    Slow (the edit itself): call it on a worker thread. A non-subscriber's free edit is
-    taken in the same transaction that keeps the edit, so an edit that never finishes
-    (an error, or the process killed) spends nothing and leaves no file behind.
+    Slow (the edit itself): call it on the photo pool. The edit is ``editing.edit_photo``
+    (Premium decided there); a non-subscriber's free edit is taken in the same
+    transaction that keeps the edit, so an edit that never finishes (an error, or the
+    process killed) spends nothing and leaves no file behind.
     """
     editing.check_instruction(prompt)
-    owner_key = editing.allowance_key(user_id, None)
     with db_factory() as db:
         source_key = key_from_url(current_image_url(get_photo(db, user_id, photo_id)))
-        if not premium and editing.edits_remaining(db, owner_key) <= 0:
-            raise editing.no_free_edits()
     files = PendingFiles(store)
-    new_key = editing.render_edit(
-        files, source_key, prompt, MediaOwner.member(user_id), engine_name
+
+    def keep(db: Session, new_key: str, remaining: int) -> EditedPhoto:
+        files.settle_on_commit(db)
+        photo = record_edit(db, store, user_id, photo_id, media_url(new_key), prompt)
+        return describe(db, photo, remaining)
+
+    outcome = editing.edit_photo(
+        db_factory,
+        files,
+        owner_key=editing.allowance_key(user_id, None),
+        image_key=source_key,
+        prompt=prompt,
+        media_owner=MediaOwner.member(user_id),
+        engine_name=engine_name,
+        keep=keep,
     )
-    try:
-        with db_factory() as db:
-            files.settle_on_commit(db)
-            if not premium and not editing.reserve_edit(db, owner_key):
-                raise editing.no_free_edits()  # spent meanwhile by another edit
-            photo = record_edit(db, store, user_id, photo_id, media_url(new_key), prompt)
-            remaining = editing.UNLIMITED if premium else editing.edits_remaining(db, owner_key)
-            return describe(db, photo, remaining)
-    except BaseException:
-        store.delete(new_key)
-        raise
+    return outcome.kept
 
 
 def redo_edit(
-    db_factory: DbFactory, store: MediaStore, *, user_id: uuid.UUID, premium: bool, photo_id
+    db_factory: DbFactory, store: MediaStore, *, user_id: uuid.UUID, photo_id
 ) -> EditedPhoto:
     """Apply the member's last prompt for this photo once more (a new edit)."""
     with db_factory() as db:
         prompt = get_photo(db, user_id, photo_id).last_edit_prompt
     if not prompt:
         raise DomainError(messages.NOTHING_TO_REDO, code="nothing_to_redo")
-    return edit_saved_photo(
-        db_factory, store, user_id=user_id, premium=premium, photo_id=photo_id, prompt=prompt
-    )
+    return edit_saved_photo(db_factory, store, user_id=user_id, photo_id=photo_id, prompt=prompt)

@@ -29,7 +29,7 @@ from prettyscore.photos import service as photos_service
 from prettyscore.scoring import service as scoring
 from prettyscore.scoring.components import ExplanationNote, explanation_notes
 from prettyscore.scoring.service import ScoreResult
-from prettyscore.ui import early_photo
+from prettyscore.ui import ai_edit, early_photo
 from prettyscore.ui.share import share_text
 
 log = logging.getLogger(__name__)
@@ -41,14 +41,6 @@ RESULTS_PHOTO = "results"
 PROGRESS_TICK_SECONDS = 0.15
 #: How long 'Get My Score!' waits for a photo still on its way before giving up.
 UPLOAD_WAIT_SECONDS = 120.0
-
-# Which texts an edit shows: (success with the count, failure).
-EDIT_TEXTS = {
-    "enhance": (messages.PHOTO_ENHANCED_REMAINING, messages.FAILED_TO_ENHANCE_PHOTO),
-    "upscale": (messages.PHOTO_UPSCALED_REMAINING, messages.FAILED_TO_UPSCALE_PHOTO),
-    "edit": (messages.PHOTO_EDITED_REMAINING, messages.FAILED_TO_EDIT_PHOTO),
-}
-
 
 media_store = get_media_store
 
@@ -425,14 +417,12 @@ class ScoreState(AuthState):
             owner = self._visitor_owner()
             request = {
                 "owner_key": editing.allowance_key(user.id if user else None, self.visitor_secret),
-                "premium": self.premium,
                 "image_key": result.edited_key or result.image_key,
                 "media_owner": owner,
             }
             self.editing = True
-        success_text, failure_text = EDIT_TEXTS.get(kind, EDIT_TEXTS["edit"])
         try:
-            outcome = await asyncio.to_thread(
+            outcome = await photo_work(
                 editing.edit_photo, session_scope, media_store(), prompt=prompt, **request
             )
         except DomainError as error:
@@ -444,17 +434,14 @@ class ScoreState(AuthState):
             log.exception("An AI edit failed")
             async with self:
                 self.editing = False
-            return rx.toast.error(failure_text)
+            return rx.toast.error(ai_edit.failure_text(kind))
         async with self:
             self._apply_edit(outcome.image_key)
             self.editing, self.edit_prompt = False, ""
-            if outcome.remaining != editing.UNLIMITED:
-                self.free_edits_left = outcome.remaining
+            left = ai_edit.edits_left_to_show(outcome.remaining, self.free_edits_left)
+            self.free_edits_left = left
         remember = early_photo.remember(RESULTS_PHOTO, media_url(outcome.image_key))
-        if outcome.remaining == editing.UNLIMITED:
-            events = [remember, rx.toast.success(messages.PHOTO_EDITED_SUCCESSFULLY)]
-        else:
-            events = [remember, rx.toast.success(success_text.format(n=outcome.remaining))]
+        events = [remember, ai_edit.edited_notice(kind, outcome.remaining)]
         if kind == "upscale":  # 'Download HD Version (4K)': the upscaled photo, as a file
             events.append(await hd_download(outcome.image_key, owner, result.score_text))
         return events

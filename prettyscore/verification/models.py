@@ -4,10 +4,19 @@ from __future__ import annotations
 
 import uuid
 from datetime import datetime
+from enum import StrEnum
 
 from sqlmodel import Field, SQLModel
 
 from prettyscore.core.model_types import created_at_field, id_field, timestamp_field
+
+
+class VerificationStatus(StrEnum):
+    """Where a verification request stands (``VerificationRequest.status``)."""
+
+    PENDING = "pending"
+    APPROVED = "approved"
+    REJECTED = "rejected"
 
 
 class VerificationRequest(SQLModel, table=True):
@@ -21,7 +30,7 @@ class VerificationRequest(SQLModel, table=True):
     reason: str = Field(max_length=1000)
     instagram_handle: str | None = Field(default=None, max_length=64)
     other_social: str | None = Field(default=None, max_length=255)
-    status: str = Field(default="pending", max_length=12)
+    status: str = Field(default=VerificationStatus.PENDING.value, max_length=12)
     admin_notes: str | None = Field(default=None, max_length=1000)
     created_at: datetime = created_at_field()
     reviewed_at: datetime | None = timestamp_field()

@@ -25,14 +25,17 @@ from prettyscore.core.errors import Conflict, DomainError, NotFound, ValidationF
 from prettyscore.core.model_types import utcnow
 from prettyscore.core.text import storable
 from prettyscore.opportunities import service as opportunities
-from prettyscore.verification.models import VerificationRequest
+from prettyscore.verification.models import VerificationRequest, VerificationStatus
 
 log = logging.getLogger(__name__)
 
-PENDING = "pending"
-APPROVED = "approved"
-REJECTED = "rejected"
-STATUSES = (PENDING, APPROVED, REJECTED)
+# The statuses under the names the pages use.
+PENDING, APPROVED, REJECTED = (
+    VerificationStatus.PENDING,
+    VerificationStatus.APPROVED,
+    VerificationStatus.REJECTED,
+)
+STATUSES = tuple(VerificationStatus)
 
 MAX_FULL_NAME = 100
 MAX_REASON = 1000
@@ -233,7 +236,11 @@ def _request(db: Session, request_id: uuid.UUID | str) -> VerificationRequest:
 
 
 def _review(
-    db: Session, admin_id: uuid.UUID, request_id: uuid.UUID | str, status: str, notes: str | None
+    db: Session,
+    admin_id: uuid.UUID,
+    request_id: uuid.UUID | str,
+    status: VerificationStatus,
+    notes: str | None,
 ) -> VerificationRequest:
     """Move a pending request to ``status`` in one conditional UPDATE: a request that was
     reviewed meanwhile (another admin, another tab) is left as it is."""
@@ -242,12 +249,15 @@ def _review(
     request = _request(db, request_id)
     moved = db.execute(
         update(VerificationRequest)
-        .where(VerificationRequest.id == request.id, VerificationRequest.status == PENDING)
+        .where(
+            VerificationRequest.id == request.id,
+            VerificationRequest.status == VerificationStatus.PENDING,
+        )
         .values(status=status, admin_notes=checked_notes, reviewed_at=utcnow())
     )
     if moved.rowcount != 1:
         raise Conflict(messages.VERIFICATION_ALREADY_REVIEWED)
-    if status == APPROVED:
+    if status == VerificationStatus.APPROVED:
         _mark_verified(db, request.user_id)
     db.refresh(request)
     return request
@@ -265,11 +275,11 @@ def approve_request(
     db: Session, admin_id: uuid.UUID, request_id: uuid.UUID | str, notes: str | None = None
 ) -> VerificationRequest:
     """Approve a pending request; the member's profile is verified in the same transaction."""
-    return _review(db, admin_id, request_id, APPROVED, notes)
+    return _review(db, admin_id, request_id, VerificationStatus.APPROVED, notes)
 
 
 def reject_request(
     db: Session, admin_id: uuid.UUID, request_id: uuid.UUID | str, notes: str | None = None
 ) -> VerificationRequest:
     """Reject a pending request, with the admin's notes for the member."""
-    return _review(db, admin_id, request_id, REJECTED, notes)
+    return _review(db, admin_id, request_id, VerificationStatus.REJECTED, notes)

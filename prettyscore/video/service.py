@@ -32,7 +32,7 @@ from prettyscore.photos import service as photos
 from prettyscore.scoring.service import stage_photo
 from prettyscore.video.engines import get_video_engine
 from prettyscore.video.engines.base import clamp_duration
-from prettyscore.video.models import VideoGeneration
+from prettyscore.video.models import VideoGeneration, VideoStatus
 
 log = logging.getLogger(__name__)
 
@@ -83,7 +83,7 @@ def start_generation(
         raise PermissionDenied(messages.VIDEO_FREE_LIMIT, code="free_limit_reached")
     job = VideoGeneration(
         user_id=user_id,
-        status="processing",
+        status=VideoStatus.PROCESSING,
         source_image_url=source_image_url,
         prompt=(prompt or "").strip()[:1000] or None,
         duration_seconds=clamp_duration(duration_seconds),
@@ -157,17 +157,17 @@ def render_generation(db_factory, store: MediaStore, job_id: uuid.UUID) -> None:
             )
             clips = media_files.TemporaryFiles(store, db_factory, media_files.VIDEO_CLIP)
             key = clips.save(clip.read_bytes(), owner=MediaOwner.member(user_id), ext="mp4")
-        outcome = {"status": "completed", "video_url": media_url(key)}
+        outcome = {"status": VideoStatus.COMPLETED, "video_url": media_url(key)}
     except Exception as error:
         log.warning("Video generation %s failed: %s", job_id, error)
-        outcome = {"status": "failed", "error": messages.VIDEO_GENERATION_FAILED}
+        outcome = {"status": VideoStatus.FAILED, "error": messages.VIDEO_GENERATION_FAILED}
     with db_factory() as db:
         db.execute(
             update(VideoGeneration)
             .where(VideoGeneration.id == job_id)
             .values(finished_at=utcnow(), **outcome)
         )
-        if outcome["status"] == "completed":
+        if outcome["status"] == VideoStatus.COMPLETED:
             media_files.claim(db, key)  # the generation owns its clip now
 
 
@@ -178,9 +178,11 @@ def fail_stale_generations(db: Session, older_than: timedelta = STALE_AFTER) -> 
     result = db.execute(
         update(VideoGeneration)
         .where(
-            VideoGeneration.status == "processing",
+            VideoGeneration.status == VideoStatus.PROCESSING,
             VideoGeneration.created_at < utcnow() - older_than,
         )
-        .values(status="failed", error=messages.VIDEO_GENERATION_FAILED, finished_at=utcnow())
+        .values(
+            status=VideoStatus.FAILED, error=messages.VIDEO_GENERATION_FAILED, finished_at=utcnow()
+        )
     )
     return result.rowcount

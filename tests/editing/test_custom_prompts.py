@@ -78,7 +78,7 @@ class Member:
 
     def edit(self, prompt: str) -> str:
         """Edit as ``place`` does; the edited image's key."""
-        common = {"owner_key": self.owner_key, "premium": False}
+        common = {"owner_key": self.owner_key}
         if self.place == "results":
             outcome = editing.edit_photo(
                 self.db_factory,
@@ -104,7 +104,6 @@ class Member:
             self.db_factory,
             self.store,
             user_id=self.user_id,
-            premium=False,
             photo_id=self.photo_id,
             prompt=prompt,
         )

@@ -225,7 +225,6 @@ def edit_stored_photo(db_factory, store: MediaStore, who: str) -> service.EditOu
         db_factory,
         store,
         owner_key=who,
-        premium=False,
         image_key=key,
         prompt=PROMPT,
         media_owner=owner,

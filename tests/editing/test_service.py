@@ -6,14 +6,18 @@ from __future__ import annotations
 import io
 import threading
 import uuid
+from datetime import timedelta
 
 import pytest
 from PIL import Image
 from skimage import data
 
+from prettyscore.accounts import service as accounts
+from prettyscore.billing.models import Subscription
 from prettyscore.core import constants, messages
 from prettyscore.core.errors import DomainError, PermissionDenied, ValidationFailed
 from prettyscore.core.media import MediaOwner, MediaStore
+from prettyscore.core.model_types import utcnow
 from prettyscore.editing import service
 
 
@@ -28,12 +32,20 @@ def small_photo(store: MediaStore, owner: MediaOwner) -> str:
     return store.save(buffer.getvalue(), owner=owner, ext="jpg")
 
 
-def edit(db_factory, store, owner, key, prompt="brighter", premium=False, who="v:someone"):
+def subscriber(db_factory) -> str:
+    """The allowance key of a member with a subscription (Premium: unlimited edits)."""
+    with db_factory() as db:
+        user_id = accounts.sign_up(db, f"premium-{uuid.uuid4().hex[:6]}@example.com", "secret1")
+        user_id = user_id.user_id
+        db.add(Subscription(user_id=user_id, expires_at=utcnow() + timedelta(days=30)))
+    return service.allowance_key(user_id, None)
+
+
+def edit(db_factory, store, owner, key, prompt="brighter", who="v:someone"):
     return service.edit_photo(
         db_factory,
         store,
         owner_key=who,
-        premium=premium,
         image_key=key,
         prompt=prompt,
         media_owner=owner,
@@ -87,13 +99,12 @@ def test_an_edit_that_cannot_be_done_uses_no_free_edit(db_factory, store, visito
 
 def test_premium_edits_are_unlimited_and_leave_the_allowance_alone(db_factory, store, visitor):
     key = small_photo(store, visitor)
-    outcomes = [
-        edit(db_factory, store, visitor, key, premium=True, who="u:premium") for _ in range(7)
-    ]
+    premium = subscriber(db_factory)
+    outcomes = [edit(db_factory, store, visitor, key, who=premium) for _ in range(7)]
     assert {o.remaining for o in outcomes} == {service.UNLIMITED}
     assert len({o.image_key for o in outcomes}) == 7  # each edit is a new photo
     with db_factory() as db:
-        assert service.edits_remaining(db, "u:premium") == constants.FREE_EDITS
+        assert service.edits_remaining(db, premium) == constants.FREE_EDITS
 
 
 def test_members_and_visitors_have_their_own_allowances():

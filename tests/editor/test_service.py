@@ -125,7 +125,6 @@ def test_an_ai_edit_keeps_the_pending_sliders_and_counts_one_edit(db_factory, st
         prompt="Blur background",
         owner=VISITOR,
         owner_key="v:editor-tests-1",
-        premium=False,
     )
     assert edited.baked_key and store.exists(edited.baked_key)
     assert edited.outcome.remaining == constants.FREE_EDITS - 1
@@ -145,7 +144,6 @@ def test_a_refused_edit_leaves_no_baked_file_and_uses_no_edit(db_factory, store)
             prompt="turn me into a dragon",
             owner=VISITOR,
             owner_key="v:editor-tests-2",
-            premium=False,
         )
     assert refusal.value.message == messages.EDIT_NOT_SUPPORTED
     assert {p for p in store.root.rglob("*") if p.is_file()} == before
@@ -221,3 +219,39 @@ def test_a_result_saved_on_the_results_page_is_found_again_not_saved_twice(db_fa
         assert service.saved_photo_of_result(db, uid, result.result_id) == photo_id
         assert service.saved_photo_of_result(db, other, result.result_id) is None
         assert service.saved_photo_of_result(db, uid, "") is None
+
+
+def test_save_scores_a_new_photo_once_then_updates_it(db_factory, store):
+    uid = member(db_factory)
+    original = stored_astronaut(store)
+    final = service.bake(store, original, Adjustments(brightness=115), VISITOR)
+    request = {"photo_id": "", "result_id": "", "original_key": original, "prompt": "Brighter"}
+
+    first = service.save_edited_photo(db_factory, store, uid, final_key=final, **request)
+    assert first.result is not None and first.result.edited_key == final
+    again = service.save_edited_photo(
+        db_factory, store, uid, **{**request, "photo_id": first.photo_id}, final_key=original
+    )
+    assert again == service.SavedPhoto(first.photo_id)  # updated, not scored or saved twice
+    with db_factory() as db:
+        assert len(db.exec(select(Photo).where(Photo.user_id == uid)).all()) == 1
+        only = PhotoEditStep.photo_id == uuid.UUID(first.photo_id)
+        assert [step.prompt for step in db.exec(select(PhotoEditStep).where(only))] == ["Brighter"]
+
+
+def test_save_from_a_result_already_saved_updates_that_photo(db_factory, store):
+    uid = member(db_factory)
+    result = service.score_new_photo(store, stored_astronaut(store), stored_astronaut(store))
+    with db_factory() as db:
+        photo_id = str(photos_service.save_result(db, store, uid, result).id)
+    saved = service.save_edited_photo(
+        db_factory,
+        store,
+        uid,
+        photo_id="",
+        result_id=result.result_id,
+        original_key=result.image_key,
+        final_key=stored_astronaut(store),
+        prompt="Blur background",
+    )
+    assert saved == service.SavedPhoto(photo_id)

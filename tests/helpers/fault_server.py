@@ -37,7 +37,6 @@ from starlette.routing import Route
 from prettyscore.billing import fulfilment, webhooks
 from prettyscore.core.db import run_in_session, session_scope
 from prettyscore.core.media import MediaStore, get_media_store
-from prettyscore.editing import service as editing
 from prettyscore.editing.engines.local import LocalEditEngine
 from prettyscore.photos import history
 from prettyscore.photos import service as photos_service
@@ -124,13 +123,11 @@ async def edit_saved_photo(request: Request) -> JSONResponse:
     """What the dashboard editor's Apply does for the signed-in member."""
     body = await request.json()
     user_id = uuid.UUID(body["user_id"])
-    premium, _left = await run_in_session(editing.allowance, user_id, None)
     edited = await asyncio.to_thread(
         history.edit_saved_photo,
         session_scope,
         get_media_store(),
         user_id=user_id,
-        premium=premium,
         photo_id=body["photo_id"],
         prompt=body["prompt"],
     )

@@ -6,6 +6,7 @@ from __future__ import annotations
 import io
 import secrets
 import threading
+from datetime import timedelta
 
 import numpy as np
 import pytest
@@ -14,18 +15,25 @@ from skimage import data
 from sqlmodel import select
 
 from prettyscore.accounts import service as accounts
+from prettyscore.billing.models import Subscription
 from prettyscore.core import constants, messages
 from prettyscore.core.errors import DomainError, NotFound, PermissionDenied
 from prettyscore.core.media import MediaOwner, MediaStore, key_from_url
+from prettyscore.core.model_types import utcnow
 from prettyscore.editing import service as editing
 from prettyscore.photos import history, service
 from prettyscore.photos.models import Photo, PhotoEditStep
 from prettyscore.scoring.service import ScoreResult
 
 
-def member(db_factory, name: str):
+def member(db_factory, name: str, *, premium: bool = True):
+    """A member; a subscriber unless ``premium`` is False (edits then use free ones)."""
     with db_factory() as db:
-        return accounts.sign_up(db, f"{name}-{secrets.token_hex(3)}@example.com", "secret1").user_id
+        email = f"{name}-{secrets.token_hex(3)}@example.com"
+        user_id = accounts.sign_up(db, email, "secret1").user_id
+        if premium:
+            db.add(Subscription(user_id=user_id, expires_at=utcnow() + timedelta(days=30)))
+        return user_id
 
 
 def saved_photo(db_factory, store: MediaStore, user_id) -> str:
@@ -51,9 +59,9 @@ def mean_level(store: MediaStore, url: str) -> float:
     return float(np.asarray(Image.open(io.BytesIO(store.read(key_from_url(url))))).mean())
 
 
-def edit(db_factory, store, user_id, photo_id, prompt="brighter", premium=True):
+def edit(db_factory, store, user_id, photo_id, prompt="brighter"):
     return history.edit_saved_photo(
-        db_factory, store, user_id=user_id, premium=premium, photo_id=photo_id, prompt=prompt
+        db_factory, store, user_id=user_id, photo_id=photo_id, prompt=prompt
     )
 
 
@@ -88,39 +96,39 @@ def test_redo_applies_the_last_prompt_again(db_factory, store):
     uid = member(db_factory, "redoer")
     photo_id = saved_photo(db_factory, store, uid)
     with pytest.raises(DomainError) as nothing_yet:
-        history.redo_edit(db_factory, store, user_id=uid, premium=True, photo_id=photo_id)
+        history.redo_edit(db_factory, store, user_id=uid, photo_id=photo_id)
     assert nothing_yet.value.message == messages.NOTHING_TO_REDO
 
     once = edit(db_factory, store, uid, photo_id, "brighter")
     brightened = mean_level(store, once.edited_url)
     with db_factory() as db:
         history.undo_edit(db, store, uid, photo_id)
-    redone = history.redo_edit(db_factory, store, user_id=uid, premium=True, photo_id=photo_id)
+    redone = history.redo_edit(db_factory, store, user_id=uid, photo_id=photo_id)
     assert redone.last_prompt == "brighter" and redone.undo_steps == 1
     assert mean_level(store, redone.edited_url) == pytest.approx(brightened, abs=0.5)
 
-    twice = history.redo_edit(db_factory, store, user_id=uid, premium=True, photo_id=photo_id)
+    twice = history.redo_edit(db_factory, store, user_id=uid, photo_id=photo_id)
     assert twice.undo_steps == 2
     assert mean_level(store, twice.edited_url) > mean_level(store, redone.edited_url)
 
 
 def test_edits_of_a_saved_photo_use_the_members_free_edits(db_factory, store):
-    uid = member(db_factory, "counter")
+    uid = member(db_factory, "counter", premium=False)
     photo_id = saved_photo(db_factory, store, uid)
-    outcome = edit(db_factory, store, uid, photo_id, premium=False)
+    outcome = edit(db_factory, store, uid, photo_id)
     assert outcome.remaining == constants.FREE_EDITS - 1
 
     with pytest.raises(DomainError):
-        edit(db_factory, store, uid, photo_id, "make me an astronaut on the moon", premium=False)
+        edit(db_factory, store, uid, photo_id, "make me an astronaut on the moon")
     with db_factory() as db:
         left = editing.edits_remaining(db, editing.allowance_key(uid, None))
         assert left == constants.FREE_EDITS - 1  # the refused prompt used none
         assert history.undo_steps(db, service.get_photo(db, uid, photo_id).id) == 1
 
     for _ in range(left):
-        edit(db_factory, store, uid, photo_id, premium=False)
+        edit(db_factory, store, uid, photo_id)
     with pytest.raises(PermissionDenied) as used_up:
-        edit(db_factory, store, uid, photo_id, premium=False)
+        edit(db_factory, store, uid, photo_id)
     assert used_up.value.message == messages.USED_ALL_FREE_EDITS_UPGRADE
 
 

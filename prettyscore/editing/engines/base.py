@@ -8,7 +8,7 @@
   (the caller then counts no free edit and shows ``error.message``).
 
 Edits are CPU work (tens to hundreds of milliseconds on a phone photo, more for the
-upscale): call them off the event loop (``asyncio.to_thread``).
+upscale): call them on the bounded photo pool (``core.workers.photo_work``).
 """
 
 from __future__ import annotations
