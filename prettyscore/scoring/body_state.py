@@ -29,6 +29,7 @@ from prettyscore.scoring.body_service import FEATURES, RESULTS_ROUTES, UPLOAD_RO
 from prettyscore.scoring.kinds import BODY_KINDS
 from prettyscore.scoring.service import ScoreResult
 from prettyscore.scoring.state import ScoreState
+from prettyscore.ui.upload_watch import UploadProgress
 
 log = logging.getLogger(__name__)
 
@@ -42,13 +43,11 @@ UPLOAD_WAIT_SECONDS = 120.0
 media_store = get_media_store
 
 
-class BodyScoreState(AuthState):
+class BodyScoreState(UploadProgress, AuthState):
     """One tab's feet, hands and pet scores: the page's kind, its photo and its result."""
 
     kind: str = ""
     preview_url: str = ""
-    uploading: bool = False
-    upload_percent: int = 0
     analyzing: bool = False
     checks_done: int = 0
     result_kind: str = ""  # the kind whose result is on show ("" for none)
@@ -110,36 +109,12 @@ class BodyScoreState(AuthState):
         return None
 
     @rx.event
-    def upload_started(self, accepted: int):
-        """A photo the picker accepted is about to be sent: show its progress and hold
-        'Get My Score!' until it has arrived."""
-        if accepted > 0:
-            self.uploading, self.upload_percent = True, 0
-
-    @rx.event
-    def upload_progress(self, progress: dict[str, int | float | bool]):
-        """The browser's upload progress (Reflex's ``on_upload_progress``)."""
-        share = progress.get("progress", 0)
-        if self.uploading and isinstance(share, (int, float)) and not isinstance(share, bool):
-            self.upload_percent = max(0, min(100, int(share * 100)))
-
-    @rx.event
-    def upload_ended(self, ok: bool):
-        """The browser's word that the chosen photo's upload is over (``ok`` False: the
-        network, or the server, dropped it before the photo arrived): end 'Processing...'
-        and say so. Had the photo arrived, ``choose_photo`` would have ended it already."""
-        if ok is True or not self.uploading:
-            return None
-        self.uploading, self.upload_percent = False, 0
-        return rx.toast.error(messages.UPLOAD_FAILED)
-
-    @rx.event
     async def choose_photo(self, files: list[rx.UploadFile]):
         """From the gallery or the camera: check the photo and keep it for this session."""
         try:
             return await self._choose_photo(files)
         finally:
-            self.uploading, self.upload_percent = False, 0
+            self._upload_done()
 
     async def _choose_photo(self, files: list[rx.UploadFile]):
         kind = self.kind
@@ -242,7 +217,7 @@ class BodyScoreState(AuthState):
                 if not self.uploading:
                     return not waited or bool(self._staged.get(self.kind))
                 if time.monotonic() - started > UPLOAD_WAIT_SECONDS:
-                    self.uploading, self.upload_percent = False, 0
+                    self._upload_done()
                     return True
             waited = True
             await asyncio.sleep(TICK_SECONDS)

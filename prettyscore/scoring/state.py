@@ -31,6 +31,7 @@ from prettyscore.scoring.components import ExplanationNote, explanation_notes
 from prettyscore.scoring.service import ScoreResult
 from prettyscore.ui import ai_edit, early_photo
 from prettyscore.ui.share import share_text
+from prettyscore.ui.upload_watch import UploadProgress
 
 log = logging.getLogger(__name__)
 
@@ -71,7 +72,7 @@ async def hd_download(image_key: str, owner: MediaOwner, score_text: str):
     return rx.download(url=media_url(png_key), filename=name)
 
 
-class ScoreState(AuthState):
+class ScoreState(UploadProgress, AuthState):
     """One tab's trip through upload, analysis and results."""
 
     visitor_secret: str = rx.Cookie(
@@ -82,8 +83,6 @@ class ScoreState(AuthState):
         secure=get_settings().secure_cookies,
     )
     staging: bool = False
-    uploading: bool = False
-    upload_percent: int = 0
     preview_url: str = ""
     enhanced_notice: bool = False
     analyzing: bool = False
@@ -151,32 +150,8 @@ class ScoreState(AuthState):
         self.enhanced_notice = False
         return None
 
-    @rx.event
-    def upload_started(self, accepted: int):
-        """A drop the picker accepted (``accepted`` files) is about to be sent: show
-        'Processing...' and hold 'Get My Score!' until it has arrived."""
-        if accepted > 0:
-            self.uploading, self.upload_percent = True, 0
-
-    @rx.event
-    def upload_progress(self, progress: dict[str, int | float | bool]):
-        """The browser's upload progress (Reflex's ``on_upload_progress``)."""
-        share = progress.get("progress", 0)
-        if self.uploading and isinstance(share, (int, float)) and not isinstance(share, bool):
-            self.upload_percent = max(0, min(100, int(share * 100)))
-
-    def _upload_done(self) -> None:
-        self.uploading, self.upload_percent = False, 0
-
-    @rx.event
-    def upload_ended(self, ok: bool):
-        """The browser's word that the chosen photo's upload is over (``ok`` False: the
-        network, or the server, dropped it before the photo arrived). Had it arrived, its
-        handler would have ended 'Processing...' already."""
-        if ok is True or not self.uploading or self.staging:
-            return None
-        self._upload_done()
-        return rx.toast.error(messages.UPLOAD_FAILED)
+    def _photo_being_kept(self) -> bool:
+        return self.staging
 
     @rx.event
     async def upload_from_home(self, files: list[rx.UploadFile]):
