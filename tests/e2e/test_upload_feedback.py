@@ -154,37 +154,35 @@ def test_get_my_score_waits_for_a_photo_still_uploading(page, app_server, files)
     expect(page.get_by_text(messages.PLEASE_UPLOAD_PHOTO_FIRST)).to_have_count(0)
 
 
-def test_hands_get_my_score_waits_for_a_photo_still_uploading(page, app_server, files):
-    base = app_server.base_url
-    address = new_member(page, base, "hands-progress")
-    make_premium(app_server, address)
-    open_page(page, f"{base}/hands-upload")
-    cdp = slow_uploads(page, files["hand"].stat().st_size)
-    file_input(page, "upload-zone").set_input_files(str(files["hand"]))
+def score_waits_for_the_slow_photo(page, base: str, kind: str, photo, button: str) -> None:
+    """On /{kind}-upload: a photo still travelling shows its progress, and the score
+    button pressed meanwhile waits for it instead of asking for a photo."""
+    open_page(page, f"{base}/{kind}-upload")
+    cdp = slow_uploads(page, photo.stat().st_size)
+    file_input(page, "upload-zone").set_input_files(str(photo))
     expect(page.get_by_text(messages.PROCESSING).first).to_be_visible(timeout=2_000)
     expect(page.get_by_role("progressbar")).to_be_visible()
-    page.get_by_role("button", name=messages.GET_MY_SCORE).click(timeout=30_000)
+    page.get_by_role("button", name=button).click(timeout=30_000)
     page.wait_for_timeout(500)
     expect(page.get_by_text(messages.PLEASE_UPLOAD_PHOTO_FIRST_NO_BANG)).to_have_count(0)
     unthrottle(cdp)
-    wait_for_path(page, "/hands-results")
+    wait_for_path(page, f"/{kind}-results")
     expect(page.get_by_test_id("body-results")).to_be_visible()
+
+
+def test_hands_get_my_score_waits_for_a_photo_still_uploading(page, app_server, files):
+    address = new_member(page, app_server.base_url, "hands-progress")
+    make_premium(app_server, address)
+    score_waits_for_the_slow_photo(
+        page, app_server.base_url, "hands", files["hand"], messages.GET_MY_SCORE
+    )
 
 
 def test_pet_get_my_score_waits_for_a_photo_still_uploading(page, app_server, files):
-    base = app_server.base_url
-    new_member(page, base, "pet-progress")
-    open_page(page, f"{base}/pet-upload")
-    cdp = slow_uploads(page, files["cat"].stat().st_size)
-    file_input(page, "upload-zone").set_input_files(str(files["cat"]))
-    expect(page.get_by_text(messages.PROCESSING).first).to_be_visible(timeout=2_000)
-    expect(page.get_by_role("progressbar")).to_be_visible()
-    page.get_by_role("button", name=messages.GET_MY_PETS_SCORE).click(timeout=30_000)
-    page.wait_for_timeout(500)
-    expect(page.get_by_text(messages.PLEASE_UPLOAD_PHOTO_FIRST_NO_BANG)).to_have_count(0)
-    unthrottle(cdp)
-    wait_for_path(page, "/pet-results")
-    expect(page.get_by_test_id("body-results")).to_be_visible()
+    new_member(page, app_server.base_url, "pet-progress")
+    score_waits_for_the_slow_photo(
+        page, app_server.base_url, "pet", files["cat"], messages.GET_MY_PETS_SCORE
+    )
 
 
 # -- an upload the network drops ----------------------------------------------------------
