@@ -16,6 +16,7 @@ from prettyscore.billing import pages as billing_pages
 from prettyscore.billing.api import billing_routes
 from prettyscore.chat import pages as chat_pages
 from prettyscore.contact import pages as contact_pages
+from prettyscore.core import routes
 from prettyscore.core.constants import MAX_UPLOAD_BYTES
 from prettyscore.core.settings import get_settings
 from prettyscore.dashboard import pages as dashboard_pages
@@ -52,7 +53,7 @@ app = rx.App(
         # The public REST API: /auth/v1 (Supabase Auth compatible), /functions/v1/{name}.
         rest_api(),
         # My Photos is served with the member's newest photo in it, to paint at once.
-        partial(serve_filled_pages, fillers={"/dashboard": fill_my_photos}),
+        partial(serve_filled_pages, fillers={routes.DASHBOARD: fill_my_photos}),
         # Pages answer at their own address (/upload), not with a redirect to /upload/.
         serve_pages_without_redirect,
         # Upload bodies are cut off at the limit while they arrive.

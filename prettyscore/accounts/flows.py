@@ -35,7 +35,7 @@ from prettyscore.accounts.models import (
     User,
 )
 from prettyscore.accounts.service import CurrentUser, SessionTokens
-from prettyscore.core import messages
+from prettyscore.core import messages, routes
 from prettyscore.core.errors import DomainError, NotFound, ValidationFailed
 from prettyscore.core.mail import Mailer, compose
 from prettyscore.core.model_types import utcnow
@@ -49,7 +49,6 @@ PKCE_CHALLENGE_LENGTH = range(43, 129)
 # prove itself again (a mailed nonce) before it may set a new password.
 REAUTHENTICATION_WINDOW = timedelta(hours=24)
 MAX_METADATA_BYTES = 16 * 1024
-DEFAULT_REDIRECT_PATH = "/dashboard"
 
 # The mailed tokens each /verify type accepts ("email" is GoTrue's name for either).
 ACCEPTED_TOKEN_TYPES = {
@@ -123,7 +122,7 @@ def safe_redirect(redirect_to: str | None) -> str:
     ("/x", not "//host"). Anything else would make our links an open redirect.
     """
     public_url = get_settings().public_url
-    default = public_url + DEFAULT_REDIRECT_PATH
+    default = public_url + routes.DASHBOARD
     raw = (redirect_to or "").strip()
     if not raw or "\\" in raw:
         return default

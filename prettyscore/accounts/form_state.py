@@ -18,7 +18,7 @@ import reflex as rx
 from prettyscore.accounts import mfa, service, throttle
 from prettyscore.accounts.service import SessionTokens
 from prettyscore.accounts.state import AuthState, safe_next_path
-from prettyscore.core import messages
+from prettyscore.core import messages, routes
 from prettyscore.core.db import run_in_session
 from prettyscore.core.mail import get_mailer
 from prettyscore.partners import referrals
@@ -192,7 +192,7 @@ class ForgotPasswordState(AccountFormState):
         )
         if not done:
             return refusal
-        return [rx.toast.success(messages.RECOVERY_EMAIL_SENT), rx.redirect("/auth")]
+        return [rx.toast.success(messages.RECOVERY_EMAIL_SENT), rx.redirect(routes.AUTH)]
 
 
 class ResetPasswordState(AccountFormState):
@@ -210,4 +210,4 @@ class ResetPasswordState(AccountFormState):
         if tokens is None:
             return refusal
         await self._apply_tokens(tokens)
-        return [rx.toast.success(messages.PASSWORD_UPDATED), rx.redirect("/dashboard")]
+        return [rx.toast.success(messages.PASSWORD_UPDATED), rx.redirect(routes.DASHBOARD)]

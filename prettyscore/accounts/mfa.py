@@ -26,7 +26,14 @@ from sqlalchemy import delete, or_, update
 from sqlmodel import Session, select
 
 from prettyscore.accounts import service
-from prettyscore.accounts.models import AuthSession, MfaChallenge, MfaFactor, RefreshToken, User
+from prettyscore.accounts.models import (
+    AuthSession,
+    MfaChallenge,
+    MfaFactor,
+    MfaFactorStatus,
+    RefreshToken,
+    User,
+)
 from prettyscore.accounts.service import CurrentUser, SessionTokens
 from prettyscore.core import messages
 from prettyscore.core.errors import (
@@ -40,8 +47,6 @@ from prettyscore.core.model_types import utcnow
 from prettyscore.core.rate_limits import get_rate_limiter
 
 TOTP = "totp"
-VERIFIED = "verified"
-UNVERIFIED = "unverified"
 AAL2 = "aal2"
 DEFAULT_ISSUER = "PrettyScore"
 MAX_FACTORS = 10
@@ -130,7 +135,7 @@ def enroll_totp(
         user_id=user.id,
         friendly_name=name or None,
         factor_type=TOTP,
-        status=UNVERIFIED,
+        status=MfaFactorStatus.UNVERIFIED,
         secret=secret,
         created_at=now,
         updated_at=now,
@@ -144,7 +149,7 @@ def _forget_abandoned_enrolments(db: Session, user_id: uuid.UUID, now: datetime)
     db.execute(
         delete(MfaFactor).where(
             MfaFactor.user_id == user_id,
-            MfaFactor.status == UNVERIFIED,
+            MfaFactor.status == MfaFactorStatus.UNVERIFIED,
             MfaFactor.created_at < now - UNVERIFIED_FACTOR_TTL,
         )
     )
@@ -160,7 +165,7 @@ def _check_room_for_factor(db: Session, user: CurrentUser, name: str) -> None:
         )
     if len(factors) >= MAX_FACTORS:
         raise Unprocessable(messages.MFA_TOO_MANY_FACTORS, code="too_many_enrolled_mfa_factors")
-    has_verified = any(factor.status == VERIFIED for factor in factors)
+    has_verified = any(factor.status == MfaFactorStatus.VERIFIED for factor in factors)
     if has_verified and _open_session(db, user).aal != AAL2:
         raise PermissionDenied(messages.MFA_AAL2_TO_ENROLL, code="insufficient_aal")
 
@@ -188,7 +193,7 @@ def verified_totp_factors(db: Session, user_id: uuid.UUID) -> list[MfaFactor]:
     return [
         factor
         for factor in list_factors(db, user_id)
-        if factor.factor_type == TOTP and factor.status == VERIFIED
+        if factor.factor_type == TOTP and factor.status == MfaFactorStatus.VERIFIED
     ]
 
 
@@ -327,7 +332,7 @@ def _spend(db: Session, factor: MfaFactor, record: MfaChallenge, step: int, now)
             MfaFactor.id == factor.id,
             or_(MfaFactor.last_used_step.is_(None), MfaFactor.last_used_step < step),
         )
-        .values(last_used_step=step, status=VERIFIED, updated_at=now)
+        .values(last_used_step=step, status=MfaFactorStatus.VERIFIED, updated_at=now)
     )
     return spent_step.rowcount == 1
 
@@ -362,7 +367,7 @@ def _forget_other_unverified(db: Session, factor: MfaFactor) -> None:
         delete(MfaFactor).where(
             MfaFactor.user_id == factor.user_id,
             MfaFactor.factor_type == factor.factor_type,
-            MfaFactor.status == UNVERIFIED,
+            MfaFactor.status == MfaFactorStatus.UNVERIFIED,
             MfaFactor.id != factor.id,
         )
     )
@@ -392,7 +397,7 @@ def unenroll(db: Session, user: CurrentUser, factor_id: str | uuid.UUID) -> uuid
     """Remove a factor. A verified one only from an aal2 session (GoTrue answers 422
     ``insufficient_aal``); sessions that proved it drop back to aal1."""
     factor = _own_factor(db, user, factor_id)
-    if factor.status == VERIFIED and _open_session(db, user).aal != AAL2:
+    if factor.status == MfaFactorStatus.VERIFIED and _open_session(db, user).aal != AAL2:
         raise Unprocessable(messages.MFA_AAL2_TO_UNENROLL, code="insufficient_aal")
     _lower_sessions_proved_by(db, factor)
     db.execute(delete(MfaFactor).where(MfaFactor.id == factor.id))

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import uuid
 from datetime import datetime
+from enum import StrEnum
 
 from sqlalchemy import Index, Text, UniqueConstraint
 from sqlmodel import Field, SQLModel
@@ -108,6 +109,13 @@ class PasswordRecoveryToken(SQLModel, table=True):
     created_at: datetime = created_at_field()
 
 
+class MfaFactorStatus(StrEnum):
+    """Whether a factor's first code was accepted (``MfaFactor.status``)."""
+
+    UNVERIFIED = "unverified"
+    VERIFIED = "verified"
+
+
 class MfaFactor(SQLModel, table=True):
     """A second factor (TOTP or phone); a verified one raises the session to aal2."""
 
@@ -117,7 +125,7 @@ class MfaFactor(SQLModel, table=True):
     user_id: uuid.UUID = foreign_key("users.id")
     friendly_name: str | None = Field(default=None, max_length=100)
     factor_type: str = Field(max_length=8)  # totp | phone
-    status: str = Field(default="unverified", max_length=12)  # unverified | verified
+    status: str = Field(default=MfaFactorStatus.UNVERIFIED, max_length=12)
     secret: str | None = Field(default=None, max_length=128)
     phone: str | None = Field(default=None, max_length=32)
     # The 30-second step of the last accepted code: a code is never accepted twice.

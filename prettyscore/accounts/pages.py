@@ -6,9 +6,10 @@ from __future__ import annotations
 import reflex as rx
 
 from prettyscore.accounts.form_state import AuthFormState, ForgotPasswordState, ResetPasswordState
+from prettyscore.accounts.models import MfaFactorStatus
 from prettyscore.accounts.security_state import SecurityState
 from prettyscore.accounts.state import AuthState
-from prettyscore.core import messages
+from prettyscore.core import messages, routes
 from prettyscore.ui.layout import page_layout
 
 
@@ -56,7 +57,7 @@ def _sign_in_form() -> rx.Component:
                 auto_complete="current-password",
             ),
             _submit(messages.SIGN_IN),
-            rx.link(messages.FORGOT_PASSWORD, href="/auth/forgot", size="2"),
+            rx.link(messages.FORGOT_PASSWORD, href=routes.AUTH_FORGOT, size="2"),
             spacing="3",
             width="100%",
         ),
@@ -208,7 +209,7 @@ def forgot_page() -> rx.Component:
                 rx.vstack(
                     _field("email", messages.EMAIL_PLACEHOLDER, "email", auto_complete="email"),
                     _submit("Send reset link", ForgotPasswordState.submitting),
-                    rx.link("Back to sign in", href="/auth", size="2"),
+                    rx.link("Back to sign in", href=routes.AUTH, size="2"),
                     spacing="3",
                     width="100%",
                 ),
@@ -251,7 +252,9 @@ def _factor_row(factor) -> rx.Component:
         rx.text(factor["name"], weight="medium"),
         rx.badge(
             factor["label"],
-            color_scheme=rx.cond(factor["status"] == "verified", "green", "gray"),
+            color_scheme=rx.cond(
+                factor["status"] == MfaFactorStatus.VERIFIED.value, "green", "gray"
+            ),
         ),
         rx.spacer(),
         rx.button(
@@ -343,23 +346,26 @@ def security_page() -> rx.Component:
 def register(app: rx.App) -> None:
     """Add the accounts pages to the app."""
     app.add_page(
-        auth_page, route="/auth", title="Sign in | PrettyScore", on_load=AuthFormState.open_page
+        auth_page,
+        route=routes.AUTH,
+        title=messages.page_title(messages.TITLE_SIGN_IN),
+        on_load=AuthFormState.open_page,
     )
     app.add_page(
         forgot_page,
-        route="/auth/forgot",
-        title="Forgot password | PrettyScore",
+        route=routes.AUTH_FORGOT,
+        title=messages.page_title(messages.TITLE_FORGOT_PASSWORD),
         on_load=AuthState.load_session,
     )
     app.add_page(
         reset_page,
-        route="/auth/reset",
-        title="Reset password | PrettyScore",
+        route=routes.AUTH_RESET,
+        title=messages.page_title(messages.TITLE_RESET_PASSWORD),
         on_load=AuthState.load_session,
     )
     app.add_page(
         security_page,
-        route="/account/security",
-        title=f"{messages.TITLE_SECURITY} | PrettyScore",
+        route=routes.ACCOUNT_SECURITY,
+        title=messages.page_title(messages.TITLE_SECURITY),
         on_load=SecurityState.open_page,
     )

@@ -24,6 +24,7 @@ from prettyscore.accounts.models import (
     AuthSession,
     BrowserSession,
     MfaFactor,
+    MfaFactorStatus,
     PasswordRecoveryToken,
     Profile,
     RefreshToken,
@@ -495,7 +496,9 @@ def reset_password(db: Session, token: str | None, new_password: str | None, *, 
 
 def has_verified_factor(db: Session, user_id: uuid.UUID) -> bool:
     """Whether the user has a verified second factor, so a full session needs aal2."""
-    query = select(MfaFactor.id).where(MfaFactor.user_id == user_id, MfaFactor.status == "verified")
+    query = select(MfaFactor.id).where(
+        MfaFactor.user_id == user_id, MfaFactor.status == MfaFactorStatus.VERIFIED
+    )
     return db.exec(query).first() is not None
 
 
@@ -524,7 +527,7 @@ def resolve_member_with_role(
     if claims is None:
         return None, False
     verified_factor = exists().where(
-        MfaFactor.user_id == AuthSession.user_id, MfaFactor.status == "verified"
+        MfaFactor.user_id == AuthSession.user_id, MfaFactor.status == MfaFactorStatus.VERIFIED
     )
     holds_role = exists().where(UserRole.user_id == AuthSession.user_id, UserRole.role == role)
     query = (

@@ -22,7 +22,7 @@ import reflex as rx
 
 from prettyscore.accounts import service
 from prettyscore.accounts.service import CurrentUser, SessionTokens
-from prettyscore.core import messages
+from prettyscore.core import messages, routes
 from prettyscore.core.db import run_in_session
 from prettyscore.core.settings import get_settings
 from prettyscore.ui.guarded import guarded
@@ -35,11 +35,11 @@ _COOKIE_OPTIONS = {
 }
 
 
-def safe_next_path(raw: str | None, default: str = "/dashboard") -> str:
+def safe_next_path(raw: str | None, default: str = routes.DASHBOARD) -> str:
     """A same-site path to return to after sign-in; anything else falls back to default."""
     if not raw or not raw.startswith("/") or raw.startswith("//") or "\\" in raw:
         return default
-    if raw.startswith("/auth"):
+    if raw.startswith(routes.AUTH):
         return default
     return raw
 
@@ -159,7 +159,7 @@ class AuthState(rx.State):
     def _sign_in_redirect(self, path: str | None = None):
         """Send a signed-out visitor to /auth, coming back to ``path`` afterwards."""
         target = (path or self.router.url.path or "/").rstrip("/") or "/"
-        return rx.redirect(f"/auth?next={quote(target, safe='/')}")
+        return rx.redirect(f"{routes.AUTH}?next={quote(target, safe='/')}")
 
     # -- events --------------------------------------------------------------
     @rx.event
@@ -205,4 +205,4 @@ class AuthState(rx.State):
             if call.failed:
                 return call.toast
         self._clear_tokens()
-        return [rx.toast.success(messages.SIGNED_OUT), rx.redirect("/auth")]
+        return [rx.toast.success(messages.SIGNED_OUT), rx.redirect(routes.AUTH)]

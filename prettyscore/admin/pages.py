@@ -20,22 +20,19 @@ from prettyscore.admin.state import (
     UnpaidView,
     VerificationAdminState,
 )
-from prettyscore.core import messages
+from prettyscore.core import messages, routes
 from prettyscore.partners import programme
+from prettyscore.partners.models import PartnerStatus
 from prettyscore.ui.components import card, icon_button, link_button
 from prettyscore.ui.layout import page_layout
 from prettyscore.verification import service as verification
 
 STATUS_COLOURS = {
-    programme.PENDING: "yellow",
-    programme.APPROVED: "green",
-    programme.SUSPENDED: "red",
+    PartnerStatus.PENDING: "yellow",
+    PartnerStatus.APPROVED: "green",
+    PartnerStatus.SUSPENDED: "red",
     verification.REJECTED: "red",
 }
-
-
-def page_title(heading: str) -> str:
-    return f"{heading} | {messages.APP_NAME}"
 
 
 def _status_badge(status: rx.Var[str], label: rx.Var[str]) -> rx.Component:
@@ -186,12 +183,24 @@ def _tier_select(row: rx.Var[PartnerView]) -> rx.Component:
 
 # The documents' moves (001 §4), by the partner's status: (icon, label, new status, look).
 STATUS_ACTIONS = {
-    programme.PENDING: ("check", messages.PARTNER_APPROVE, programme.APPROVED, "green", "solid"),
-    programme.APPROVED: ("ban", messages.PARTNER_SUSPEND, programme.SUSPENDED, "red", "soft"),
-    programme.SUSPENDED: (
+    PartnerStatus.PENDING: (
+        "check",
+        messages.PARTNER_APPROVE,
+        PartnerStatus.APPROVED,
+        "green",
+        "solid",
+    ),
+    PartnerStatus.APPROVED: (
+        "ban",
+        messages.PARTNER_SUSPEND,
+        PartnerStatus.SUSPENDED,
+        "red",
+        "soft",
+    ),
+    PartnerStatus.SUSPENDED: (
         "rotate-ccw",
         messages.PARTNER_REACTIVATE,
-        programme.APPROVED,
+        PartnerStatus.APPROVED,
         "pink",
         "soft",
     ),
@@ -243,7 +252,7 @@ def admin_partners_page() -> rx.Component:
     return _admin_only(
         _heading(
             messages.ADMIN_PARTNERS_TITLE,
-            link_button(messages.VIEW_PAYOUTS, "/admin/payouts", "wallet", size="2"),
+            link_button(messages.VIEW_PAYOUTS, routes.ADMIN_PAYOUTS, "wallet", size="2"),
         ),
         _filter_buttons(),
         _loading_or(
@@ -308,7 +317,11 @@ def admin_payouts_page() -> rx.Component:
         _heading(
             messages.ADMIN_PAYOUTS_TITLE,
             link_button(
-                messages.BACK_TO_PARTNERS, "/admin/partners", "arrow-left", primary=False, size="2"
+                messages.BACK_TO_PARTNERS,
+                routes.ADMIN_PARTNERS,
+                "arrow-left",
+                primary=False,
+                size="2",
             ),
         ),
         _loading_or(
@@ -430,19 +443,19 @@ def admin_verification_page() -> rx.Component:
 # (route, page, heading, on_load): the verification page has its own refusal text.
 ADMIN_PAGES = (
     (
-        "/admin/partners",
+        routes.ADMIN_PARTNERS,
         admin_partners_page,
         messages.ADMIN_PARTNERS_TITLE,
         [AuthState.require_admin, PartnersAdminState.open_page],
     ),
     (
-        "/admin/payouts",
+        routes.ADMIN_PAYOUTS,
         admin_payouts_page,
         messages.ADMIN_PAYOUTS_TITLE,
         [AuthState.require_admin, PayoutsAdminState.open_page],
     ),
     (
-        "/admin/verification",
+        routes.ADMIN_VERIFICATION,
         admin_verification_page,
         messages.ADMIN_VERIFICATION_TITLE,
         [AuthState.require_verification_admin, VerificationAdminState.open_page],
@@ -453,4 +466,4 @@ ADMIN_PAGES = (
 def register(app: rx.App) -> None:
     """Add the admin pages to the app."""
     for route, page, heading, on_load in ADMIN_PAGES:
-        app.add_page(page, route=route, title=page_title(heading), on_load=on_load)
+        app.add_page(page, route=route, title=messages.page_title(heading), on_load=on_load)

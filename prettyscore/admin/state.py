@@ -19,7 +19,7 @@ from prettyscore.accounts.service import CurrentUser
 from prettyscore.accounts.state import AuthState
 from prettyscore.billing.checkout import format_amount
 from prettyscore.billing.state import format_date
-from prettyscore.core import messages
+from prettyscore.core import messages, routes
 from prettyscore.core.db import run_in_session
 from prettyscore.partners import admin_service as partners
 from prettyscore.partners import programme
@@ -49,7 +49,7 @@ async def _admin_or_refusal(state: AuthState, refusal: str) -> tuple[CurrentUser
     if user is None:
         return None, state._sign_in_redirect()
     if not state.is_admin:
-        return None, [rx.toast.error(refusal), rx.redirect("/")]
+        return None, [rx.toast.error(refusal), rx.redirect(routes.HOME)]
     return user, None
 
 

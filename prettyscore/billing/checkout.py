@@ -38,23 +38,25 @@ from prettyscore.billing.fulfilment import (
     KIND_SUBSCRIPTION,
     KINDS,
 )
-from prettyscore.billing.models import CheckoutSession
+from prettyscore.billing.models import CheckoutSession, PaymentStatus
 from prettyscore.billing.service import LOCAL_TEST_MARK, is_subscriber
-from prettyscore.core import messages
+from prettyscore.core import messages, routes
 from prettyscore.core.errors import DomainError, NotFound
 from prettyscore.core.model_types import utcnow
 from prettyscore.core.settings import Settings, get_settings
 
-TEST_CHECKOUT_PATH = "/checkout/test"
 #: Open checkouts a member may have at once (one per thing bought); opening one more
 #: ends the oldest, so abandoned checkouts never pile up.
 MAX_OPEN_CHECKOUTS = 5
 
 #: Where the member returns after paying or cancelling, unless the caller says otherwise.
 RETURN_PATHS: dict[str, tuple[str, str]] = {
-    KIND_SUBSCRIPTION: ("/premium?success=true", "/premium"),
-    KIND_CONTACT_REQUEST: ("/leaderboard?payment=success", "/leaderboard"),
-    KIND_PERSONALITY_ANALYSIS: ("/personality-test?payment=success", "/personality-test"),
+    KIND_SUBSCRIPTION: (f"{routes.PREMIUM}?success=true", routes.PREMIUM),
+    KIND_CONTACT_REQUEST: (f"{routes.LEADERBOARD}?payment=success", routes.LEADERBOARD),
+    KIND_PERSONALITY_ANALYSIS: (
+        f"{routes.PERSONALITY_TEST}?payment=success",
+        routes.PERSONALITY_TEST,
+    ),
 }
 
 
@@ -203,7 +205,7 @@ def open_checkout(db: Session, user_id: uuid.UUID, kind: str, thing: str) -> Che
             CheckoutSession.user_id == user_id,
             CheckoutSession.kind == kind,
             CheckoutSession.reference_id == thing,
-            CheckoutSession.status == webhooks.OPEN,
+            CheckoutSession.status == PaymentStatus.OPEN,
         )
     ).first()
 
@@ -222,14 +224,14 @@ def _over_the_cap(db: Session, user_id: uuid.UUID) -> list[CheckoutSession]:
     """The member's oldest open checkouts that one more would put over the cap."""
     still_open = db.exec(
         select(CheckoutSession)
-        .where(CheckoutSession.user_id == user_id, CheckoutSession.status == webhooks.OPEN)
+        .where(CheckoutSession.user_id == user_id, CheckoutSession.status == PaymentStatus.OPEN)
         .order_by(CheckoutSession.created_at.desc(), CheckoutSession.id)
     ).all()
     return list(still_open[MAX_OPEN_CHECKOUTS - 1 :])
 
 
 def test_checkout_url(payment: CheckoutSession) -> str:
-    return f"{TEST_CHECKOUT_PATH}?session={quote(payment.provider_session_id)}"
+    return f"{routes.TEST_CHECKOUT}?session={quote(payment.provider_session_id)}"
 
 
 def _retire(payment: CheckoutSession) -> None:
@@ -240,7 +242,7 @@ def _retire(payment: CheckoutSession) -> None:
             stripe_client.expire_checkout_session(payment.provider_session_id)
         except stripe_client.StripeUnavailable as error:
             raise CheckoutFailed(messages.FAILED_TO_START_CHECKOUT) from error
-    payment.status, payment.updated_at = webhooks.CANCELLED, utcnow()
+    payment.status, payment.updated_at = PaymentStatus.CANCELLED, utcnow()
 
 
 def _insert_only_open(db: Session, payment: CheckoutSession) -> CheckoutSession:
@@ -327,7 +329,7 @@ def _open_test_checkout(db: Session, user_id: uuid.UUID, session_id: str) -> Che
         payment is None
         or payment.user_id != user_id
         or not payment.test_mode
-        or payment.status != webhooks.OPEN
+        or payment.status != PaymentStatus.OPEN
     ):
         raise NotFound(messages.CHECKOUT_NOT_FOUND)
     return payment
@@ -389,6 +391,6 @@ def pay_test_checkout(db: Session, user_id: uuid.UUID, session_id: str) -> str:
 def cancel_test_checkout(db: Session, user_id: uuid.UUID, session_id: str) -> str:
     """Abandon a test checkout; returns the path to go back to."""
     payment = _open_test_checkout(db, user_id, session_id)
-    payment.status, payment.updated_at = webhooks.CANCELLED, utcnow()
+    payment.status, payment.updated_at = PaymentStatus.CANCELLED, utcnow()
     db.add(payment)
     return payment.cancel_path

@@ -5,10 +5,9 @@ from __future__ import annotations
 
 import reflex as rx
 
-from prettyscore.billing.checkout import TEST_CHECKOUT_PATH
 from prettyscore.billing.components import promo_code_field
 from prettyscore.billing.state import LocalCheckoutState, PremiumState
-from prettyscore.core import messages
+from prettyscore.core import messages, routes
 from prettyscore.ui import styles
 from prettyscore.ui.components import card, icon_button, link_button, page_header
 from prettyscore.ui.layout import page_layout
@@ -268,7 +267,7 @@ def _test_checkout_form() -> rx.Component:
 def _checkout_gone() -> rx.Component:
     return rx.vstack(
         rx.text(messages.CHECKOUT_NOT_FOUND, size="3"),
-        link_button(messages.TITLE_PREMIUM, "/premium", "crown", primary=False),
+        link_button(messages.TITLE_PREMIUM, routes.PREMIUM, "crown", primary=False),
         align="center",
         spacing="4",
         width="100%",
@@ -309,13 +308,13 @@ def register(app: rx.App) -> None:
     """Add the payment pages to the app."""
     app.add_page(
         premium,
-        route="/premium",
-        title=f"{messages.TITLE_PREMIUM} | {messages.APP_NAME}",
+        route=routes.PREMIUM,
+        title=messages.page_title(messages.TITLE_PREMIUM),
         on_load=PremiumState.open_page,
     )
     app.add_page(
         test_checkout,
-        route=TEST_CHECKOUT_PATH,
-        title=f"{messages.TEST_CHECKOUT_TITLE} | {messages.APP_NAME}",
+        route=routes.TEST_CHECKOUT,
+        title=messages.page_title(messages.TEST_CHECKOUT_TITLE),
         on_load=LocalCheckoutState.open_page,
     )

@@ -14,7 +14,7 @@ from typing import Any
 from sqlmodel import Session
 
 from prettyscore.billing import stripe_client, webhooks
-from prettyscore.billing.models import CheckoutSession
+from prettyscore.billing.models import CheckoutSession, PaymentStatus
 from prettyscore.billing.service import LOCAL_TEST_MARK
 from prettyscore.core.errors import DomainError
 from prettyscore.core.model_types import utcnow
@@ -59,9 +59,9 @@ def refund_payment(db: Session, payment: CheckoutSession, *, failure_text: str =
 
     Raises RefundFailed (with ``failure_text``) when Stripe cannot do it.
     """
-    if payment.status == webhooks.REFUNDED:
+    if payment.status == PaymentStatus.REFUNDED:
         return
-    if payment.status != webhooks.PAID or payment.invoice_id:
+    if payment.status != PaymentStatus.PAID or payment.invoice_id:
         raise RefundFailed(failure_text or "Only a paid one-off payment can be refunded")
     if payment.test_mode:
         record_test_refund(db, payment)

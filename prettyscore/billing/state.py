@@ -16,13 +16,12 @@ from prettyscore.accounts.state import AuthState
 from prettyscore.billing import checkout, service
 from prettyscore.billing.components import as_typed
 from prettyscore.billing.fulfilment import KIND_SUBSCRIPTION
-from prettyscore.core import messages
+from prettyscore.core import messages, routes
 from prettyscore.core.db import run_in_session
 from prettyscore.core.errors import DomainError
 from prettyscore.core.settings import get_settings
 from prettyscore.ui.guarded import guarded
 
-PREMIUM_PATH = "/premium"
 #: After a successful payment: recheck the plan after 2 s, go to /dashboard 1 s later.
 RECHECK_AFTER_SECONDS = 2.0
 LEAVE_AFTER_SECONDS = 1.0
@@ -131,7 +130,7 @@ class PremiumState(MembershipState):
         await asyncio.sleep(LEAVE_AFTER_SECONDS)
         async with self:
             self.success, self.payment_check = False, ""
-        yield rx.redirect("/dashboard")
+        yield rx.redirect(routes.DASHBOARD)
 
     @rx.event
     async def subscribe(self):
@@ -141,7 +140,7 @@ class PremiumState(MembershipState):
         if user is None:
             text = messages.NO_ACTIVE_SESSION if was_signed_in else messages.SIGN_IN_TO_UPGRADE
             yield rx.toast.error(text)
-            yield self._sign_in_redirect(PREMIUM_PATH)
+            yield self._sign_in_redirect(routes.PREMIUM)
             return
         self.starting = True
         yield
@@ -174,7 +173,7 @@ class PremiumState(MembershipState):
         """Cancel at the end of the paid period, as confirmed in the dialog."""
         user = await self._current_user()
         if user is None:
-            yield self._sign_in_redirect(PREMIUM_PATH)
+            yield self._sign_in_redirect(routes.PREMIUM)
             return
         self.cancelling = True
         yield
@@ -217,7 +216,7 @@ class LocalCheckoutState(AuthState):
         self.promo_code = ""
         user = await self._current_user()
         if user is None:
-            return self._sign_in_redirect(f"/checkout/test?session={self.session_id}")
+            return self._sign_in_redirect(f"{routes.TEST_CHECKOUT}?session={self.session_id}")
         try:
             preview = await run_in_session(
                 checkout.describe_test_checkout, user.id, self.session_id
@@ -237,7 +236,7 @@ class LocalCheckoutState(AuthState):
     async def _finish(self, action):
         user = await self._current_user()
         if user is None:
-            yield self._sign_in_redirect(f"/checkout/test?session={self.session_id}")
+            yield self._sign_in_redirect(f"{routes.TEST_CHECKOUT}?session={self.session_id}")
             return
         self.busy = True
         yield

@@ -26,8 +26,6 @@ from prettyscore.core.model_types import utcnow
 log = logging.getLogger(__name__)
 
 # The payment statuses (``models.PaymentStatus``) under the names billing's code uses.
-OPEN, PAID, CANCELLED = PaymentStatus.OPEN, PaymentStatus.PAID, PaymentStatus.CANCELLED
-REFUNDED, FAILED = PaymentStatus.REFUNDED, PaymentStatus.FAILED
 
 
 def already_processed(db: Session, event_id: str) -> bool:
@@ -60,10 +58,10 @@ def _checkout_paid(db: Session, event: dict[str, Any]) -> None:
         return
     lock_member(db, payment.user_id)  # one payment of a member at a time, from here
     db.refresh(payment)
-    if payment.status in (PAID, REFUNDED):
+    if payment.status in (PaymentStatus.PAID, PaymentStatus.REFUNDED):
         return  # completed and async_payment_succeeded both arrive for delayed methods
     now = utcnow()
-    payment.status, payment.paid_at, payment.updated_at = PAID, now, now
+    payment.status, payment.paid_at, payment.updated_at = PaymentStatus.PAID, now, now
     payment.payment_intent_id = session.get("payment_intent") or payment.payment_intent_id
     payment.invoice_id = session.get("invoice") or payment.invoice_id
     payment.duplicate = duplicates.already_bought(db, payment, session)
@@ -86,10 +84,10 @@ def lock_member(db: Session, user_id: uuid.UUID) -> None:
 def _checkout_ended_unpaid(db: Session, event: dict[str, Any]) -> None:
     """A checkout expired or its delayed payment failed: it stays unpaid for good."""
     payment = find_checkout(db, event["data"]["object"].get("id"))
-    if payment is None or payment.status != OPEN:
+    if payment is None or payment.status != PaymentStatus.OPEN:
         return
     expired = event["type"] == "checkout.session.expired"
-    payment.status = CANCELLED if expired else FAILED
+    payment.status = PaymentStatus.CANCELLED if expired else PaymentStatus.FAILED
     payment.updated_at = utcnow()
     db.add(payment)
 
@@ -118,9 +116,9 @@ def _charge_refunded(db: Session, event: dict[str, Any]) -> None:
     if not charge.get("refunded"):
         return
     payment = _find_charged_checkout(db, charge)
-    if payment is None or payment.status == REFUNDED:
+    if payment is None or payment.status == PaymentStatus.REFUNDED:
         return
-    payment.status, payment.updated_at = REFUNDED, utcnow()
+    payment.status, payment.updated_at = PaymentStatus.REFUNDED, utcnow()
     db.add(payment)
     db.flush()
     if not payment.duplicate:  # a duplicate delivered nothing, so nothing is taken back

@@ -10,7 +10,7 @@ from __future__ import annotations
 import reflex as rx
 
 from prettyscore.chat.state import ROUTE_ARG, ChatLine, ChatState, ConversationRow
-from prettyscore.core import messages
+from prettyscore.core import messages, routes
 from prettyscore.ui.components import card, page_header
 from prettyscore.ui.layout import page_layout
 
@@ -106,7 +106,7 @@ def chat() -> rx.Component:
     """One conversation: the other party's name, the messages, and the composer."""
     return page_layout(
         rx.vstack(
-            rx.link(messages.CHAT_BACK, href="/messages", size="2"),
+            rx.link(messages.CHAT_BACK, href=routes.MESSAGES, size="2"),
             rx.heading(
                 messages.CHAT_WITH.format(name="") + ChatState.other_name,
                 size="6",
@@ -163,13 +163,13 @@ def register(app: rx.App) -> None:
     """Add /messages and /messages/{requestId} to the app."""
     app.add_page(
         conversation_list,
-        route="/messages",
-        title=f"{messages.CHAT_TITLE} | {messages.APP_NAME}",
+        route=routes.MESSAGES,
+        title=messages.page_title(messages.CHAT_TITLE),
         on_load=ChatState.open_list,
     )
     app.add_page(
         chat,
-        route=f"/messages/[{ROUTE_ARG}]",
-        title=f"{messages.CHAT_TITLE} | {messages.APP_NAME}",
+        route=routes.chat(f"[{ROUTE_ARG}]"),
+        title=messages.page_title(messages.CHAT_TITLE),
         on_load=ChatState.open_chat,
     )

@@ -24,7 +24,7 @@ import reflex as rx
 
 from prettyscore.accounts.state import AuthState
 from prettyscore.chat import live, service
-from prettyscore.core import messages
+from prettyscore.core import messages, routes
 from prettyscore.core.db import run_in_session
 from prettyscore.core.errors import DomainError, ValidationFailed
 from prettyscore.core.outages import is_service_outage
@@ -85,7 +85,7 @@ def _opening(db, user_id: uuid.UUID, request_id: str) -> tuple[str, list[service
 def _rows(db, user_id: uuid.UUID) -> list[ConversationRow]:
     return [
         ConversationRow(
-            href=f"/messages/{item.request_id}",
+            href=routes.chat(item.request_id),
             other_name=item.other_name,
             last_message=item.last_message or messages.CHAT_NO_MESSAGES,
             last_at=f"{item.last_at:%b} {item.last_at.day}, {item.last_at:%H:%M}",
@@ -140,7 +140,7 @@ class ChatState(AuthState):
         try:
             name, found = await run_in_session(_opening, user.id, request_id)
         except DomainError as error:
-            return [rx.toast.error(error.message), rx.redirect("/")]
+            return [rx.toast.error(error.message), rx.redirect(routes.HOME)]
         if request_id != self._request_id:
             self.draft = ""  # a reconnect re-runs on_load: keep what is being typed
         self._request_id, self._user_id = request_id, str(user.id)
@@ -175,7 +175,7 @@ class ChatState(AuthState):
         if isinstance(call.error, (ValidationFailed, RateLimited)):
             return call.toast  # the draft stays, to fix or resend
         if call.refusal is not None:
-            return [call.toast, rx.redirect("/")]
+            return [call.toast, rx.redirect(routes.HOME)]
         if call.failed:
             return call.toast
         self.draft = ""
@@ -256,7 +256,7 @@ class ChatState(AuthState):
         is a new one that Reflex made after Redis lost the tab's: _StateLost."""
         if not self.router.url.path:
             raise _StateLost
-        on_chat = self.router.url.path.rstrip("/").startswith("/messages/")
+        on_chat = self.router.url.path.rstrip("/").startswith(f"{routes.MESSAGES}/")
         return self._watch == watch and on_chat and self.signed_in
 
 
@@ -267,7 +267,7 @@ class _StateLost(Exception):
 def _reload_if_showing(request_id: str) -> str:
     """Script: reload the page if it still shows this chat (its cookies and on_load come
     again with the reload); a tab that moved on is left alone."""
-    path = json.dumps(f"/messages/{request_id}")
+    path = json.dumps(routes.chat(request_id))
     return (
         f"if (window.location.pathname.replace(/\\/+$/, '') === {path}) window.location.reload();"
     )

@@ -7,9 +7,8 @@ from __future__ import annotations
 import reflex as rx
 
 from prettyscore.billing.components import promo_code_field
-from prettyscore.contact.service import INBOX_PATH
 from prettyscore.contact.state import ContactState
-from prettyscore.core import messages
+from prettyscore.core import messages, routes
 from prettyscore.ui import styles
 
 
@@ -81,7 +80,7 @@ def sent_notice() -> rx.Component:
                     rx.callout.text(ContactState.sent_notice, data_testid="contact-sent-text"),
                     rx.link(
                         messages.CONTACT_SEE_SENT,
-                        href=f"{INBOX_PATH}#sent",
+                        href=f"{routes.CONTESTANT_REQUESTS}#sent",
                         weight="bold",
                         white_space="nowrap",
                     ),

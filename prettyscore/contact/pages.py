@@ -9,12 +9,12 @@ import reflex as rx
 
 from prettyscore.contact.service import InboxEntry, SentEntry
 from prettyscore.contact.state import ContactInboxState
-from prettyscore.core import messages
+from prettyscore.core import messages, routes
 from prettyscore.ui import styles
 from prettyscore.ui.components import card, link_button, page_header
 from prettyscore.ui.layout import page_layout
 
-INBOX_ROUTES = ("/contestant-requests", "/contact-requests")
+INBOX_ROUTES = (routes.CONTESTANT_REQUESTS, routes.CONTACT_REQUESTS)
 _READY = rx.State.is_hydrated
 
 
@@ -96,7 +96,7 @@ def _request_card(entry: InboxEntry) -> rx.Component:
             entry.status == "pending",
             _answer_buttons(entry),
             link_button(
-                messages.CONTACT_OPEN_CHAT, f"/messages/{entry.id}", "message-circle", size="2"
+                messages.CONTACT_OPEN_CHAT, routes.chat(entry.id), "message-circle", size="2"
             ),
         ),
         "contact-request",
@@ -199,6 +199,6 @@ def register(app: rx.App) -> None:
         app.add_page(
             inbox,
             route=route,
-            title=f"{messages.TITLE_CONTACT_REQUESTS} | {messages.APP_NAME}",
+            title=messages.page_title(messages.TITLE_CONTACT_REQUESTS),
             on_load=ContactInboxState.load_inbox,
         )

@@ -15,11 +15,11 @@ from sqlalchemy import update
 from sqlmodel import Session, func, select
 
 from prettyscore.accounts.models import User
-from prettyscore.billing import checkout, refunds, webhooks
+from prettyscore.billing import checkout, refunds
 from prettyscore.billing.fulfilment import KIND_CONTACT_REQUEST
-from prettyscore.billing.models import CheckoutSession
+from prettyscore.billing.models import CheckoutSession, PaymentStatus
 from prettyscore.contact.models import ContactPaymentStatus, ContactRequest, ContactStatus
-from prettyscore.core import messages
+from prettyscore.core import messages, routes
 from prettyscore.core.errors import DomainError, NotFound, PermissionDenied, ValidationFailed
 from prettyscore.core.member_limits import count_member_action
 from prettyscore.core.settings import get_settings
@@ -35,9 +35,7 @@ PLATFORM_PERCENT = 25
 MESSAGE_MIN_CHARS = 10
 MESSAGE_MAX_CHARS = 1000
 
-SUCCESS_PATH = "/leaderboard?contact=sent"
-CANCEL_PATH = "/leaderboard"
-INBOX_PATH = "/contestant-requests"
+SUCCESS_PATH = f"{routes.LEADERBOARD}?contact=sent"
 
 #: A request is open while it waits for the contestant or its chat is open, unless its
 #: fee was refunded or a newer request of the same member replaced it unpaid.
@@ -262,7 +260,7 @@ def start_payment(
         reference_id=str(request.id),
         description=messages.CONTACT_CHECKOUT_DESCRIPTION.format(rank=request.rank_at_request),
         success_path=SUCCESS_PATH,
-        cancel_path=CANCEL_PATH,
+        cancel_path=routes.LEADERBOARD,
         promo_code=promo_code,
     )
 
@@ -304,7 +302,7 @@ def sent(db: Session, requester_id: uuid.UUID) -> list[SentEntry]:
             # a denial refunds at once (Stripe confirms the refund a moment later)
             refunded=request.status == ContactStatus.DENIED
             or request.payment_status == ContactPaymentStatus.REFUNDED,
-            chat_url=f"/messages/{request.id}" if request.status == ContactStatus.APPROVED else "",
+            chat_url=routes.chat(request.id) if request.status == ContactStatus.APPROVED else "",
         )
         for request, photo in rows
     ]
@@ -413,7 +411,7 @@ def deny(db: Session, contestant_id: uuid.UUID, request_id: uuid.UUID | str) -> 
         select(CheckoutSession).where(
             CheckoutSession.kind == KIND_CONTACT_REQUEST,
             CheckoutSession.reference_id == str(request.id),
-            CheckoutSession.status == webhooks.PAID,
+            CheckoutSession.status == PaymentStatus.PAID,
         )
     ).all()
     for payment in payments:  # every one: a second payment may not be refunded yet

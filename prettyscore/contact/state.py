@@ -15,11 +15,10 @@ from prettyscore.accounts.state import AuthState
 from prettyscore.billing.checkout import CheckoutFailed
 from prettyscore.billing.components import as_typed
 from prettyscore.contact import service
-from prettyscore.core import messages
+from prettyscore.core import messages, routes
 from prettyscore.core.db import run_in_session
 from prettyscore.ui.guarded import guarded
 
-LEADERBOARD_PATH = "/leaderboard"
 #: After paying, the payment event may reach us a moment after the member: look again
 #: this many times, a second apart, before showing nothing.
 SENT_CHECKS = 5
@@ -62,7 +61,7 @@ class ContactState(AuthState):
 
     def _sign_in_first(self):
         toast = rx.toast.error(messages.SIGN_IN_TO_CONTACT)
-        return [toast, self._sign_in_redirect(LEADERBOARD_PATH)]
+        return [toast, self._sign_in_redirect(routes.LEADERBOARD)]
 
     @rx.event
     async def open_contact(self, photo_id: str):

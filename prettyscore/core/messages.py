@@ -298,6 +298,10 @@ TITLE_FEET_UPLOAD = "Feet Score"
 TITLE_HANDS_UPLOAD = "Hands Score"
 TITLE_PET_UPLOAD = "Pet Cuteness Score"
 TITLE_USER_DASHBOARD = "User Dashboard"
+TITLE_MY_DASHBOARD = "My Dashboard"
+TITLE_SIGN_IN = "Sign in"
+TITLE_FORGOT_PASSWORD = "Forgot password"
+TITLE_RESET_PASSWORD = "Reset password"
 TITLE_REQUEST_VERIFICATION = "Request Verification"
 
 # ---------------------------------------------------------------------------
@@ -1009,3 +1013,8 @@ PREMIUM_PAYMENT_PROCESSING = (
     "Your payment is still being processed. Premium will show on your dashboard "
     "as soon as it is confirmed."
 )
+
+
+def page_title(heading: str) -> str:
+    """A page's browser tab title: its heading, then the product's name."""
+    return f"{heading} | {APP_NAME}"

@@ -10,7 +10,7 @@ import reflex as rx
 
 from prettyscore.billing.pages import member_status
 from prettyscore.billing.state import PremiumState, premium_price
-from prettyscore.core import messages
+from prettyscore.core import messages, routes
 from prettyscore.dashboard.state import DashboardState, ResultRow
 from prettyscore.personality.components import detailed_analysis_offer
 from prettyscore.photos.early import MY_PHOTOS_PHOTO
@@ -85,14 +85,14 @@ def _overview_tab() -> rx.Component:
             ),
         ),
         rx.hstack(
-            rx.link(icon_button("upload", messages.NAV_UPLOAD_PHOTO), href="/upload"),
+            rx.link(icon_button("upload", messages.NAV_UPLOAD_PHOTO), href=routes.UPLOAD),
             rx.link(
                 icon_button("clapperboard", messages.NAV_VIDEO_GENERATION, variant="soft"),
-                href="/video-generation",
+                href=routes.VIDEO_GENERATION,
             ),
             rx.link(
                 icon_button("badge-check", messages.TITLE_REQUEST_VERIFICATION, variant="soft"),
-                href="/request-verification",
+                href=routes.REQUEST_VERIFICATION,
             ),
             spacing="3",
             wrap="wrap",
@@ -145,7 +145,7 @@ def _personality_tab() -> rx.Component:
             rx.vstack(
                 rx.icon("brain", size=36, color=styles.PINK),
                 rx.text("You haven't taken the personality test yet."),
-                rx.link(rx.button(messages.TITLE_PERSONALITY_TEST), href="/personality-test"),
+                rx.link(rx.button(messages.TITLE_PERSONALITY_TEST), href=routes.PERSONALITY_TEST),
                 align="center",
                 spacing="3",
                 padding="2em",
@@ -166,7 +166,7 @@ def _premium_tab() -> rx.Component:
             rx.cond(
                 PremiumState.is_premium,
                 member_status(),
-                rx.link(icon_button("crown", "Upgrade to Premium"), href="/premium"),
+                rx.link(icon_button("crown", "Upgrade to Premium"), href=routes.PREMIUM),
             ),
             spacing="3",
         ),
@@ -262,10 +262,10 @@ def _loading_view() -> rx.Component:
 
 def register(app: rx.App) -> None:
     """/dashboard and /user-dashboard: one dashboard, opening on different tabs."""
-    for route in ("/dashboard", "/user-dashboard"):
+    for route in (routes.DASHBOARD, routes.USER_DASHBOARD):
         app.add_page(
             dashboard_page,
             route=route,
-            title="My Dashboard | PrettyScore",
+            title=messages.page_title(messages.TITLE_MY_DASHBOARD),
             on_load=DashboardState.open_page,
         )

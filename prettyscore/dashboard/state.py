@@ -16,6 +16,7 @@ import secrets
 import reflex as rx
 
 from prettyscore.billing.state import PremiumState
+from prettyscore.core import routes
 from prettyscore.core.db import run_in_session
 from prettyscore.dashboard import service
 from prettyscore.personality.service import PARAGRAPH_BREAK, report_path
@@ -80,7 +81,7 @@ class DashboardState(PhotosState):
         user = await self._current_user()
         if user is None:
             return self._sign_in_redirect()
-        default = "overview" if self.router.url.path.startswith("/user-dashboard") else "photos"
+        default = "overview" if self.router.url.path.startswith(routes.USER_DASHBOARD) else "photos"
         wanted = self.router.url.query_parameters.get("tab", default)
         self.tab = wanted if wanted in TABS else default
         await self._refresh(user.id)
@@ -110,7 +111,9 @@ class DashboardState(PhotosState):
         for _ in range(MAX_RECHECKS):
             await asyncio.sleep(RECHECK_SECONDS)
             async with self:
-                on_dashboard = self.router.url.path.startswith(("/dashboard", "/user-dashboard"))
+                on_dashboard = self.router.url.path.startswith(
+                    (routes.DASHBOARD, routes.USER_DASHBOARD)
+                )
                 if self._watch != watch or not on_dashboard or not self.signed_in:
                     return
                 try:

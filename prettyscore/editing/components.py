@@ -13,7 +13,7 @@ from typing import Any
 
 import reflex as rx
 
-from prettyscore.core import messages
+from prettyscore.core import messages, routes
 from prettyscore.editing.presets import PRESET_GROUPS
 from prettyscore.ui import styles
 from prettyscore.ui.components import icon_button
@@ -114,7 +114,7 @@ def upgrade_prompt(no_edits: rx.Var[bool]) -> rx.Component:
         no_edits,
         rx.vstack(
             rx.text(messages.USED_ALL_FREE_EDITS, size="2", weight="medium"),
-            rx.link(icon_button("crown", "Upgrade to Premium", size="2"), href="/premium"),
+            rx.link(icon_button("crown", "Upgrade to Premium", size="2"), href=routes.PREMIUM),
             spacing="2",
         ),
     )

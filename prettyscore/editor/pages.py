@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import reflex as rx
 
-from prettyscore.core import messages
+from prettyscore.core import messages, routes
 from prettyscore.editing.adjustments import BLUR_MAX, BLUR_STEP, PERCENT_MAX
 from prettyscore.editing.components import (
     custom_prompt_form,
@@ -358,7 +358,7 @@ def register(app: rx.App) -> None:
     """Add /editor to the app."""
     app.add_page(
         editor_page,
-        route="/editor",
-        title=f"{messages.TITLE_EDITOR} | {messages.APP_NAME}",
+        route=routes.EDITOR,
+        title=messages.page_title(messages.TITLE_EDITOR),
         on_load=EditorState.open_editor,
     )

@@ -15,7 +15,7 @@ import reflex as rx
 from reflex.experimental.client_state import ClientStateVar
 
 from prettyscore.accounts.state import AuthState
-from prettyscore.core import constants, messages
+from prettyscore.core import constants, messages, routes
 from prettyscore.core.db import run_in_session, session_scope
 from prettyscore.core.errors import DomainError
 from prettyscore.core.media import MediaOwner, get_media_store, media_url
@@ -35,7 +35,6 @@ from prettyscore.ui import ai_edit
 log = logging.getLogger(__name__)
 
 EDITOR_UPLOAD_ID = "editor_upload"
-EDITOR_ROUTE = "/editor"
 
 # The four sliders, held in the browser: name → (client-side value, default).
 SLIDER_DEFAULTS = {
@@ -148,7 +147,7 @@ class EditorState(AuthState):
         if user is None:
             return [
                 rx.toast.info(messages.SIGN_IN_TO_SAVE),
-                rx.redirect(f"/auth?next={EDITOR_ROUTE}?photo={photo_id}"),
+                rx.redirect(f"{routes.AUTH}?next={routes.EDITOR}?photo={photo_id}"),
             ]
         if self._source == f"photo:{photo_id}":
             return []  # already open here: keep the edits made since
@@ -345,7 +344,7 @@ class EditorState(AuthState):
             if user is None:
                 return [
                     rx.toast.info(messages.SIGN_IN_TO_SAVE),
-                    self._sign_in_redirect(EDITOR_ROUTE),
+                    self._sign_in_redirect(routes.EDITOR),
                 ]
             try:
                 key = await self._current_key()

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import reflex as rx
 
-from prettyscore.core import messages
+from prettyscore.core import messages, routes
 from prettyscore.gates import service
 from prettyscore.gates.state import ERROR, GRANTED, FeatureGateState
 from prettyscore.ui import styles
@@ -96,7 +96,7 @@ def _locked(feature: str, title: str, body: str, trials_left: rx.Var) -> rx.Comp
         rx.heading(title, size="6", align="center"),
         rx.text(body, size="3", color_scheme="gray", align="center"),
         _activate_button(feature, trials_left),
-        link_button(messages.GATE_UPGRADE_TO_PREMIUM, "/premium", "crown"),
+        link_button(messages.GATE_UPGRADE_TO_PREMIUM, routes.PREMIUM, "crown"),
         testid="gate-locked",
     )
 

@@ -9,7 +9,7 @@ import reflex as rx
 
 from prettyscore.accounts.state import AuthState
 from prettyscore.contact.components import contact_dialog
-from prettyscore.core import messages
+from prettyscore.core import messages, routes
 from prettyscore.leaderboard.components import entry_fields
 from prettyscore.leaderboard.state import (
     MEDAL_TEXT_COLOURS,
@@ -21,10 +21,6 @@ from prettyscore.leaderboard.state import (
 from prettyscore.ui import styles
 from prettyscore.ui.components import card, icon_button, link_button, page_header
 from prettyscore.ui.layout import page_layout
-
-
-def page_title(heading: str) -> str:
-    return f"{heading} | {messages.APP_NAME}"
 
 
 # ---------------------------------------------------------------------------
@@ -155,7 +151,7 @@ def leaderboard_page() -> rx.Component:
         page_header(messages.TITLE_LEADERBOARD, messages.LEADERBOARD_SUBTITLE, icon="trophy"),
         rx.vstack(
             rx.center(
-                link_button(messages.LEADERBOARD_JOIN_CONTEST, "/global-ranking", "trophy"),
+                link_button(messages.LEADERBOARD_JOIN_CONTEST, routes.GLOBAL_RANKING, "trophy"),
                 width="100%",
             ),
             rx.foreach(LeaderboardState.entries, _entry_card),
@@ -241,7 +237,7 @@ def _picker() -> rx.Component:
             ContestState.choices_loaded & (ContestState.choices.length() == 0),
             rx.vstack(
                 rx.text(messages.CONTEST_NO_PHOTOS, color_scheme="gray"),
-                link_button(messages.CONTEST_UPLOAD_PHOTO, "/upload", "upload"),
+                link_button(messages.CONTEST_UPLOAD_PHOTO, routes.UPLOAD, "upload"),
                 spacing="3",
             ),
         ),
@@ -360,19 +356,19 @@ def register(app: rx.App) -> None:
     """Add the leaderboard, the contest page and its moderation page to the app."""
     app.add_page(
         leaderboard_page,
-        route="/leaderboard",
-        title=page_title(messages.TITLE_LEADERBOARD),
+        route=routes.LEADERBOARD,
+        title=messages.page_title(messages.TITLE_LEADERBOARD),
         on_load=LeaderboardState.open_page,
     )
     app.add_page(
         global_ranking_page,
-        route="/global-ranking",
-        title=page_title(messages.TITLE_GLOBAL_RANKING),
+        route=routes.GLOBAL_RANKING,
+        title=messages.page_title(messages.TITLE_GLOBAL_RANKING),
         on_load=ContestState.open_page,
     )
     app.add_page(
         admin_leaderboard_page,
-        route="/admin/leaderboard",
-        title=page_title(messages.ADMIN_LEADERBOARD_TITLE),
+        route=routes.ADMIN_LEADERBOARD,
+        title=messages.page_title(messages.ADMIN_LEADERBOARD_TITLE),
         on_load=[AuthState.require_admin, LeaderboardAdminState.open_page],
     )

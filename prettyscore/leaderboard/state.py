@@ -12,7 +12,7 @@ import reflex as rx
 
 from prettyscore.accounts.state import AuthState
 from prettyscore.contact.state import ContactState
-from prettyscore.core import messages
+from prettyscore.core import messages, routes
 from prettyscore.core.db import run_in_session
 from prettyscore.core.errors import DomainError, ValidationFailed
 from prettyscore.leaderboard import service
@@ -115,7 +115,7 @@ class LeaderboardState(AuthState):
         if await self._current_user() is None:
             return [
                 rx.toast.error(messages.SIGN_IN_TO_CONTACT),
-                self._sign_in_redirect("/leaderboard"),
+                self._sign_in_redirect(routes.LEADERBOARD),
             ]
         return ContactState.open_contact(photo_id)
 
@@ -157,7 +157,7 @@ class ContestState(AuthState):
         """on_load: members only; their 10 best photos."""
         user = await self._current_user()
         if user is None:
-            return self._sign_in_redirect("/global-ranking")
+            return self._sign_in_redirect(routes.GLOBAL_RANKING)
         self.selected = ""
         self.choices = await self._choices(user.id)
         self.choices_loaded = True
@@ -172,7 +172,7 @@ class ContestState(AuthState):
         success the member sees the leaderboard."""
         user = await self._current_user()
         if user is None:
-            yield self._sign_in_redirect("/global-ranking")
+            yield self._sign_in_redirect(routes.GLOBAL_RANKING)
             return
         if not self.selected:
             yield rx.toast.error(messages.SELECT_PHOTO_TO_SUBMIT)
@@ -189,7 +189,7 @@ class ContestState(AuthState):
         if call.failed:  # not the member's photo (or deleted meanwhile), or unexpected
             yield rx.toast.error(messages.FAILED_TO_SUBMIT_PHOTO)
             return
-        yield rx.redirect("/leaderboard")
+        yield rx.redirect(routes.LEADERBOARD)
 
 
 class LeaderboardAdminState(AuthState):

@@ -11,9 +11,9 @@ from urllib.parse import quote
 
 import reflex as rx
 
-from prettyscore.core import messages
+from prettyscore.core import messages, routes
 from prettyscore.opportunities import service
-from prettyscore.opportunities.state import PAGE_PATH, OpportunityState
+from prettyscore.opportunities.state import OpportunityState
 from prettyscore.ui import styles
 from prettyscore.ui.components import TERMS_HREF, card, link_button, page_header
 from prettyscore.ui.forms import (
@@ -25,13 +25,9 @@ from prettyscore.ui.forms import (
 )
 from prettyscore.ui.layout import page_layout
 
-SIGN_IN_HREF = f"/auth?next={quote(PAGE_PATH, safe='/')}"
+SIGN_IN_HREF = f"{routes.AUTH}?next={quote(routes.CLAIM_OPPORTUNITIES, safe='/')}"
 FORM_WIDTH = "640px"
 ERRORS = FieldErrors(OpportunityState.error_field, OpportunityState.error_message)
-
-
-def page_title(heading: str) -> str:
-    return f"{heading} | {messages.APP_NAME}"
 
 
 def _interests() -> rx.Component:
@@ -213,7 +209,7 @@ def register(app: rx.App) -> None:
     """Add /claim-opportunities to the app."""
     app.add_page(
         claim_opportunities_page,
-        route=PAGE_PATH,
-        title=page_title(messages.TITLE_CLAIM_OPPORTUNITIES),
+        route=routes.CLAIM_OPPORTUNITIES,
+        title=messages.page_title(messages.TITLE_CLAIM_OPPORTUNITIES),
         on_load=OpportunityState.open_page,
     )

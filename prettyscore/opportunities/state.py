@@ -14,7 +14,7 @@ import reflex as rx
 from typing_extensions import TypedDict  # pydantic reads it before Python 3.12
 
 from prettyscore.accounts.state import AuthState
-from prettyscore.core import messages
+from prettyscore.core import messages, routes
 from prettyscore.core.db import run_in_session
 from prettyscore.core.errors import Conflict
 from prettyscore.opportunities import service
@@ -22,7 +22,6 @@ from prettyscore.opportunities.models import OpportunityClaim
 from prettyscore.ui.form_state import FormState
 from prettyscore.ui.guarded import guarded
 
-PAGE_PATH = "/claim-opportunities"
 # One toast for the outcome of a submission: the next outcome replaces the last one.
 OUTCOME_TOAST = "opportunity-application"
 LOADING = "Loading the member's opportunity application"
@@ -123,7 +122,10 @@ class OpportunityState(FormState, AuthState):
             return
         user = await self._current_user()
         if user is None:
-            yield [rx.toast.error(messages.SIGN_IN_TO_APPLY), self._sign_in_redirect(PAGE_PATH)]
+            yield [
+                rx.toast.error(messages.SIGN_IN_TO_APPLY),
+                self._sign_in_redirect(routes.CLAIM_OPPORTUNITIES),
+            ]
             return
         self._begin_submission()
         yield

@@ -25,12 +25,18 @@ from prettyscore.core import messages
 from prettyscore.core.errors import Conflict, NotFound, ValidationFailed
 from prettyscore.core.model_types import utcnow
 from prettyscore.partners import programme
-from prettyscore.partners.models import PartnerAccount, PartnerConversion, PartnerPayout
+from prettyscore.partners.models import (
+    ConversionStatus,
+    PartnerAccount,
+    PartnerConversion,
+    PartnerPayout,
+    PartnerStatus,
+)
 
 # The statuses a partner may reach, and from which (document 001 §4).
 ALLOWED_FROM: dict[str, tuple[str, ...]] = {
-    programme.APPROVED: (programme.PENDING, programme.SUSPENDED),
-    programme.SUSPENDED: (programme.APPROVED,),
+    PartnerStatus.APPROVED: (PartnerStatus.PENDING, PartnerStatus.SUSPENDED),
+    PartnerStatus.SUSPENDED: (PartnerStatus.APPROVED,),
 }
 PAYOUT_SENT = "sent"
 # The list pages hold their rows in the admin's browser state: the newest this many.
@@ -195,7 +201,7 @@ def unpaid_by_partner(db: Session, admin_id: uuid.UUID) -> list[UnpaidRow]:
             func.count().label("conversions"),
             func.sum(PartnerConversion.commission).label("amount"),
         )
-        .where(PartnerConversion.status == programme.UNPAID)
+        .where(PartnerConversion.status == ConversionStatus.UNPAID)
         .group_by(PartnerConversion.partner_id)
         .subquery()
     )
@@ -236,9 +242,9 @@ def mark_paid(
             update(PartnerConversion)
             .where(
                 PartnerConversion.partner_id == partner.id,
-                PartnerConversion.status == programme.UNPAID,
+                PartnerConversion.status == ConversionStatus.UNPAID,
             )
-            .values(status=programme.PAID)
+            .values(status=ConversionStatus.PAID)
             .returning(PartnerConversion.commission)
         )
         .scalars()

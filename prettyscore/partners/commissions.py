@@ -43,11 +43,13 @@ from prettyscore.billing.models import CheckoutSession
 from prettyscore.core.model_types import utcnow
 from prettyscore.core.settings import get_settings
 from prettyscore.partners import promo
-from prettyscore.partners.models import PartnerAccount, PartnerConversion
+from prettyscore.partners.models import (
+    ConversionStatus,
+    PartnerAccount,
+    PartnerConversion,
+    PartnerStatus,
+)
 from prettyscore.partners.programme import (
-    APPROVED,
-    REVERSED,
-    UNPAID,
     commission_cents,
     share_cents,
 )
@@ -75,7 +77,7 @@ def _referrer(db: Session, payer_id: uuid.UUID) -> PartnerAccount | None:
     if partner_id is None:
         return None
     partner = db.get(PartnerAccount, partner_id)
-    if partner is None or partner.status != APPROVED or partner.user_id == payer_id:
+    if partner is None or partner.status != PartnerStatus.APPROVED or partner.user_id == payer_id:
         return None
     return partner
 
@@ -142,7 +144,7 @@ def record_conversion(
     """
     if amount_cents <= 0:
         return None
-    if partner is None or partner.status != APPROVED or partner.user_id == payer_id:
+    if partner is None or partner.status != PartnerStatus.APPROVED or partner.user_id == payer_id:
         partner = _referrer(db, payer_id)
     if partner is None:
         return None
@@ -153,7 +155,7 @@ def record_conversion(
         amount=amount_cents,
         commission=commission_cents(amount_cents, account_terms(partner)),
         level=FIRST_TIER,
-        status=UNPAID,
+        status=ConversionStatus.UNPAID,
         created_at=now,
     )
     if not _credit(db, partner, conversion, 1):
@@ -181,7 +183,7 @@ def _record_second_tier(
         amount=amount_cents,
         commission=share_cents(amount_cents, percent),
         level=SECOND_TIER,
-        status=UNPAID,
+        status=ConversionStatus.UNPAID,
         created_at=when,
     )
     return conversion if _credit(db, upline, conversion, 0) else None
@@ -202,9 +204,9 @@ def reverse_conversion(db: Session, payment_refs: list[str]) -> PartnerConversio
             update(PartnerConversion)
             .where(
                 col(PartnerConversion.id) == conversion.id,
-                col(PartnerConversion.status) == UNPAID,
+                col(PartnerConversion.status) == ConversionStatus.UNPAID,
             )
-            .values(status=REVERSED)
+            .values(status=ConversionStatus.REVERSED)
         )
         if reversed_now.rowcount != 1:
             log.info("Conversion %s of a refunded payment is no longer unpaid", conversion.id)

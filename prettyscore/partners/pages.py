@@ -14,14 +14,11 @@ from __future__ import annotations
 import reflex as rx
 
 from prettyscore.accounts.state import AuthState
-from prettyscore.core import messages
+from prettyscore.core import messages, routes
 from prettyscore.partners import service
-from prettyscore.partners.programme import APPROVED, ELITE, PENDING, TIERS, PartnerTier
+from prettyscore.partners.models import PartnerStatus
+from prettyscore.partners.programme import ELITE, TIERS, PartnerTier
 from prettyscore.partners.state import (
-    APPLY_PATH,
-    LANDING_PATH,
-    LEADERBOARD_PATH,
-    PORTAL_PATH,
     ConversionRow,
     LeaderRow,
     PartnerApplyState,
@@ -49,10 +46,6 @@ FIRST_PLACE_BACKGROUND = "linear-gradient(135deg, #fef3c7 0%, #fde68a 100%)"
 FIRST_PLACE_BORDER = "2px solid #f59e0b"
 
 
-def page_title(heading: str) -> str:
-    return f"{heading} | {messages.APP_NAME}"
-
-
 def _spinner() -> rx.Component:
     return rx.center(rx.spinner(size="3"), padding="3rem", width="100%")
 
@@ -73,8 +66,10 @@ def _tier_badge(tier_key: rx.Var[str], tier_name: rx.Var[str]) -> rx.Component:
 # ---------------------------------------------------------------------------
 def _landing_actions() -> rx.Component:
     return rx.flex(
-        link_button(messages.PARTNERS_APPLY_NOW, APPLY_PATH, "user-plus"),
-        link_button(messages.PARTNERS_VIEW_LEADERBOARD, LEADERBOARD_PATH, "trophy", primary=False),
+        link_button(messages.PARTNERS_APPLY_NOW, routes.PARTNERS_APPLY, "user-plus"),
+        link_button(
+            messages.PARTNERS_VIEW_LEADERBOARD, routes.PARTNERS_LEADERBOARD, "trophy", primary=False
+        ),
         spacing="3",
         justify="center",
         wrap="wrap",
@@ -208,7 +203,7 @@ def _application_form() -> rx.Component:
                 auto_complete="off",
             ),
             rx.flex(
-                link_button(messages.PARTNER_CANCEL, LANDING_PATH, primary=False),
+                link_button(messages.PARTNER_CANCEL, routes.PARTNERS, primary=False),
                 rx.button(
                     messages.PARTNER_SUBMIT_APPLICATION,
                     type="submit",
@@ -263,8 +258,8 @@ def _status_badge() -> rx.Component:
 
     return rx.match(
         PartnerPortalState.status,
-        (APPROVED, badge("green")),
-        (PENDING, badge("yellow")),
+        (PartnerStatus.APPROVED, badge("green")),
+        (PartnerStatus.PENDING, badge("yellow")),
         badge("red"),
     )
 
@@ -406,7 +401,7 @@ def _portal_body() -> rx.Component:
         rx.hstack(
             _status_badge(),
             rx.cond(
-                PartnerPortalState.status == PENDING,
+                PartnerPortalState.status == PartnerStatus.PENDING,
                 rx.text(messages.APPLICATION_UNDER_REVIEW, color_scheme="amber", weight="medium"),
             ),
             align="center",
@@ -448,7 +443,9 @@ def _portal_body() -> rx.Component:
         ),
         _sharing(),
         _conversions(),
-        link_button(messages.PARTNERS_VIEW_LEADERBOARD, LEADERBOARD_PATH, "trophy", primary=False),
+        link_button(
+            messages.PARTNERS_VIEW_LEADERBOARD, routes.PARTNERS_LEADERBOARD, "trophy", primary=False
+        ),
         spacing="5",
         width="100%",
         data_testid="partner-portal",
@@ -528,7 +525,9 @@ def leaderboard_page() -> rx.Component:
                 _spinner(),
             ),
             rx.center(
-                link_button(messages.PARTNER_BECOME_ONE, LANDING_PATH, "handshake", primary=False),
+                link_button(
+                    messages.PARTNER_BECOME_ONE, routes.PARTNERS, "handshake", primary=False
+                ),
                 padding_top="2rem",
             ),
             width="100%",
@@ -541,15 +540,25 @@ def leaderboard_page() -> rx.Component:
 def register(app: rx.App) -> None:
     """Add /partners, /partners/apply, /partners/portal and /partners/leaderboard."""
     pages = (
-        (partners_page, LANDING_PATH, messages.TITLE_PARTNERS, AuthState.load_session),
-        (apply_page, APPLY_PATH, messages.TITLE_PARTNER_APPLY, PartnerApplyState.open_page),
-        (portal_page, PORTAL_PATH, messages.TITLE_PARTNER_PORTAL, PartnerPortalState.open_page),
+        (partners_page, routes.PARTNERS, messages.TITLE_PARTNERS, AuthState.load_session),
+        (
+            apply_page,
+            routes.PARTNERS_APPLY,
+            messages.TITLE_PARTNER_APPLY,
+            PartnerApplyState.open_page,
+        ),
+        (
+            portal_page,
+            routes.PARTNERS_PORTAL,
+            messages.TITLE_PARTNER_PORTAL,
+            PartnerPortalState.open_page,
+        ),
         (
             leaderboard_page,
-            LEADERBOARD_PATH,
+            routes.PARTNERS_LEADERBOARD,
             messages.TITLE_PARTNER_LEADERBOARD,
             PartnerLeaderboardState.open_page,
         ),
     )
     for body, route, heading, on_load in pages:
-        app.add_page(body, route=route, title=page_title(heading), on_load=on_load)
+        app.add_page(body, route=route, title=messages.page_title(heading), on_load=on_load)

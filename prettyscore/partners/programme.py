@@ -9,17 +9,10 @@ from __future__ import annotations
 from dataclasses import dataclass
 from decimal import ROUND_HALF_UP, Decimal
 
-from prettyscore.partners.models import ConversionStatus, PartnerStatus
+from prettyscore.partners.models import PartnerStatus
 
-# The statuses (``models``), under the names the programme's code uses.
-PENDING, APPROVED, SUSPENDED = (
-    PartnerStatus.PENDING,
-    PartnerStatus.APPROVED,
-    PartnerStatus.SUSPENDED,
-)
+# Every status a partner account can have, in the order the admin's filter lists them.
 PARTNER_STATUSES = tuple(PartnerStatus)
-
-UNPAID, PAID, REVERSED = ConversionStatus.UNPAID, ConversionStatus.PAID, ConversionStatus.REVERSED
 
 
 @dataclass(frozen=True)

@@ -23,8 +23,7 @@ from prettyscore.billing import checkout
 from prettyscore.core import messages
 from prettyscore.core.errors import ValidationFailed
 from prettyscore.core.text import storable
-from prettyscore.partners.models import PartnerAccount
-from prettyscore.partners.programme import APPROVED
+from prettyscore.partners.models import PartnerAccount, PartnerStatus
 from prettyscore.partners.service import MAX_PROMO_CODE
 
 UNKNOWN = "promo_code_unknown"
@@ -42,7 +41,7 @@ def approved_partner_with_promo(db: Session, code: str) -> PartnerAccount | None
         return None
     return db.exec(
         select(PartnerAccount).where(
-            PartnerAccount.promo_code == code, PartnerAccount.status == APPROVED
+            PartnerAccount.promo_code == code, PartnerAccount.status == PartnerStatus.APPROVED
         )
     ).first()
 

@@ -19,8 +19,8 @@ from sqlmodel import Session, col, select
 from prettyscore.accounts import service as accounts
 from prettyscore.accounts.models import Profile
 from prettyscore.accounts.service import SessionTokens
-from prettyscore.partners.models import PartnerAccount
-from prettyscore.partners.programme import AFFILIATE_COOKIE, APPROVED
+from prettyscore.partners.models import PartnerAccount, PartnerStatus
+from prettyscore.partners.programme import AFFILIATE_COOKIE
 from prettyscore.partners.service import MAX_CODE_LENGTH, clean_code
 
 
@@ -43,7 +43,10 @@ def track_referral(db: Session, code: str | None) -> str | None:
         return None
     counted = db.execute(
         update(PartnerAccount)
-        .where(col(PartnerAccount.code) == canonical, col(PartnerAccount.status) == APPROVED)
+        .where(
+            col(PartnerAccount.code) == canonical,
+            col(PartnerAccount.status) == PartnerStatus.APPROVED,
+        )
         .values(total_clicks=col(PartnerAccount.total_clicks) + 1)
     )
     return canonical if counted.rowcount == 1 else None
@@ -72,7 +75,7 @@ def attribute_referral(db: Session, user_id: uuid.UUID, code: str | None) -> uui
         return None
     partner = db.exec(
         select(PartnerAccount).where(
-            PartnerAccount.code == canonical, PartnerAccount.status == APPROVED
+            PartnerAccount.code == canonical, PartnerAccount.status == PartnerStatus.APPROVED
         )
     ).first()
     if partner is None:

@@ -28,13 +28,15 @@ from sqlmodel import Session, col, select
 from prettyscore.core import messages
 from prettyscore.core.errors import Conflict, DomainError, ValidationFailed
 from prettyscore.core.text import storable
-from prettyscore.partners.models import PartnerAccount, PartnerConversion
+from prettyscore.partners.models import (
+    ConversionStatus,
+    PartnerAccount,
+    PartnerConversion,
+    PartnerStatus,
+)
 from prettyscore.partners.programme import (
-    APPROVED,
     LEADERBOARD_SIZE,
-    PENDING,
     RECENT_CONVERSIONS,
-    REVERSED,
     STARTER,
     TIERS,
     PartnerTier,
@@ -167,7 +169,7 @@ def _open_account(
         display_name=application.display_name,
         code=code,
         promo_code=application.promo_code,
-        status=PENDING,
+        status=PartnerStatus.PENDING,
         tier=STARTER.key,
         commission_percent=STARTER.commission_percent,
     )
@@ -273,7 +275,7 @@ def second_tier_earned(db: Session, partner_id: uuid.UUID) -> int:
         select(func.coalesce(func.sum(PartnerConversion.commission), 0)).where(
             PartnerConversion.partner_id == partner_id,
             PartnerConversion.level == SECOND_TIER_LEVEL,
-            PartnerConversion.status != REVERSED,
+            PartnerConversion.status != ConversionStatus.REVERSED,
         )
     ).one()
     return int(total or 0)
@@ -283,7 +285,7 @@ def leaderboard(db: Session, limit: int = LEADERBOARD_SIZE) -> list[LeaderboardE
     """The approved partners who earned most, best first (earlier partners first on ties)."""
     rows = db.exec(
         select(PartnerAccount)
-        .where(PartnerAccount.status == APPROVED)
+        .where(PartnerAccount.status == PartnerStatus.APPROVED)
         .order_by(
             col(PartnerAccount.total_earned).desc(),
             col(PartnerAccount.created_at),

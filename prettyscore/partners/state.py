@@ -15,24 +15,19 @@ from typing_extensions import TypedDict  # pydantic reads it before Python 3.12
 
 from prettyscore.accounts.state import AuthState
 from prettyscore.billing.checkout import format_amount
-from prettyscore.core import messages
+from prettyscore.core import messages, routes
 from prettyscore.core.db import run_in_session
 from prettyscore.core.errors import DomainError
 from prettyscore.core.settings import get_settings
 from prettyscore.partners import service
 from prettyscore.partners.api import REFERRAL_PATH
-from prettyscore.partners.models import PartnerConversion
-from prettyscore.partners.programme import APPROVED, PENDING
+from prettyscore.partners.models import PartnerConversion, PartnerStatus
 from prettyscore.ui.form_state import FormState
 from prettyscore.ui.guarded import guarded
 
-LANDING_PATH = "/partners"
-APPLY_PATH = "/partners/apply"
-PORTAL_PATH = "/partners/portal"
-LEADERBOARD_PATH = "/partners/leaderboard"
 # One toast for the outcome of a submission: the next outcome replaces the last one.
 OUTCOME_TOAST = "partner-application"
-STATUS_COLOURS = {APPROVED: "green", PENDING: "yellow"}
+STATUS_COLOURS = {PartnerStatus.APPROVED: "green", PartnerStatus.PENDING: "yellow"}
 OTHER_STATUS_COLOUR = "red"
 LOOKING_UP_PARTNER = "Looking up the member's partner account"
 # The form field a uniqueness refusal concerns.
@@ -100,12 +95,15 @@ class PartnerApplyState(FormState, AuthState):
         self.submitting = self.ready = False
         user = await self._current_user()
         if user is None:
-            return [rx.toast.error(messages.SIGN_IN_TO_APPLY), self._sign_in_redirect(APPLY_PATH)]
+            return [
+                rx.toast.error(messages.SIGN_IN_TO_APPLY),
+                self._sign_in_redirect(routes.PARTNERS_APPLY),
+            ]
         account = None
         with guarded(LOOKING_UP_PARTNER, fallback=None, refusals=False):
             account = await run_in_session(service.partner_of, user.id)
         if account is not None:
-            return [rx.toast.info(messages.ALREADY_PARTNER), rx.redirect(PORTAL_PATH)]
+            return [rx.toast.info(messages.ALREADY_PARTNER), rx.redirect(routes.PARTNERS_PORTAL)]
         self.ready = True
         return None
 
@@ -132,7 +130,10 @@ class PartnerApplyState(FormState, AuthState):
             return
         user = await self._current_user()
         if user is None:
-            yield [rx.toast.error(messages.SIGN_IN_TO_APPLY), self._sign_in_redirect(APPLY_PATH)]
+            yield [
+                rx.toast.error(messages.SIGN_IN_TO_APPLY),
+                self._sign_in_redirect(routes.PARTNERS_APPLY),
+            ]
             return
         self._begin_submission()
         yield
@@ -148,13 +149,16 @@ class PartnerApplyState(FormState, AuthState):
             )
         refusal = call.refusal
         if refusal is not None and refusal.code == service.ALREADY_PARTNER:
-            yield [rx.toast.info(refusal.message, id=OUTCOME_TOAST), rx.redirect(PORTAL_PATH)]
+            yield [
+                rx.toast.info(refusal.message, id=OUTCOME_TOAST),
+                rx.redirect(routes.PARTNERS_PORTAL),
+            ]
         elif call.failed:
             yield call.toast
         else:
             yield [
                 rx.toast.success(messages.APPLICATION_SUBMITTED, id=OUTCOME_TOAST),
-                rx.redirect(PORTAL_PATH),
+                rx.redirect(routes.PARTNERS_PORTAL),
             ]
 
 
@@ -231,7 +235,7 @@ class PartnerPortalState(PartnerProgrammeState):
         self.loaded = False
         user = await self._current_user()
         if user is None:
-            return self._sign_in_redirect(PORTAL_PATH)
+            return self._sign_in_redirect(routes.PARTNERS_PORTAL)
         with guarded(
             "Loading the partner portal", messages.FAILED_TO_LOAD_PARTNER_DATA, refusals=False
         ) as call:
@@ -239,7 +243,7 @@ class PartnerPortalState(PartnerProgrammeState):
         if call.failed:
             return call.toast
         if view is None:
-            return rx.redirect(APPLY_PATH)
+            return rx.redirect(routes.PARTNERS_APPLY)
         self._show(view)
         self.loaded = True
         return None

@@ -13,7 +13,7 @@ import reflex as rx
 from prettyscore.accounts.state import AuthState
 from prettyscore.billing.checkout import CheckoutFailed
 from prettyscore.billing.components import as_typed
-from prettyscore.core import messages
+from prettyscore.core import messages, routes
 from prettyscore.core.db import run_in_session
 from prettyscore.personality import service
 from prettyscore.ui.guarded import Guarded, guarded
@@ -62,7 +62,7 @@ class DetailedOfferState(AuthState):
         if user is None:
             yield [
                 rx.toast.error(messages.LOG_IN_FOR_PERSONALITY),
-                self._sign_in_redirect("/dashboard"),
+                self._sign_in_redirect(routes.DASHBOARD),
             ]
             return
         self.buying_offer = True

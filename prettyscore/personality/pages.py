@@ -7,14 +7,13 @@ from __future__ import annotations
 import reflex as rx
 
 from prettyscore.billing.components import promo_code_field
-from prettyscore.core import messages
+from prettyscore.core import messages, routes
 from prettyscore.gates import service as gates
 from prettyscore.gates.components import feature_gate
 from prettyscore.personality.service import TraitReading
 from prettyscore.personality.state import (
     CONFIRMING,
     DETAILED,
-    PAGE_PATH,
     PURCHASE,
     RESULT,
     UNCONFIRMED,
@@ -299,7 +298,9 @@ def _detailed() -> rx.Component:
         rx.hstack(
             _retake_button(),
             link_button(
-                messages.PERSONALITY_GO_TO_DASHBOARD, "/dashboard?tab=personality", "layout-grid"
+                messages.PERSONALITY_GO_TO_DASHBOARD,
+                f"{routes.DASHBOARD}?tab=personality",
+                "layout-grid",
             ),
             justify="center",
             spacing="3",
@@ -315,7 +316,11 @@ def _waiting(text: str, busy: bool, testid: str) -> rx.Component:
         rx.vstack(
             rx.spinner(size="3") if busy else rx.icon("hourglass", size=32, color=styles.PINK),
             rx.text(text, size="3", align="center"),
-            *([] if busy else [link_button(messages.PERSONALITY_GO_TO_DASHBOARD, "/dashboard")]),
+            *(
+                []
+                if busy
+                else [link_button(messages.PERSONALITY_GO_TO_DASHBOARD, routes.DASHBOARD)]
+            ),
             align="center",
             spacing="3",
             width="100%",
@@ -348,7 +353,7 @@ def register(app: rx.App) -> None:
     """Add /personality-test to the app."""
     app.add_page(
         personality_test,
-        route=PAGE_PATH,
-        title=f"{messages.TITLE_PERSONALITY_TEST} | {messages.APP_NAME}",
+        route=routes.PERSONALITY_TEST,
+        title=messages.page_title(messages.TITLE_PERSONALITY_TEST),
         on_load=PersonalityState.open_page,
     )

@@ -24,7 +24,7 @@ from sqlmodel import Session, col, select
 
 from prettyscore.billing import checkout
 from prettyscore.billing.fulfilment import KIND_PERSONALITY_ANALYSIS
-from prettyscore.core import messages
+from prettyscore.core import messages, routes
 from prettyscore.core.errors import NotFound, ValidationFailed
 from prettyscore.core.settings import get_settings
 from prettyscore.gates import service as gates
@@ -42,7 +42,6 @@ from prettyscore.personality.quiz import (
 
 #: All four traits within this many points of one another read as the balanced type.
 BALANCED_SPREAD = 12
-PAGE_PATH = "/personality-test"
 PARAGRAPH_BREAK = "\n\n"
 
 
@@ -336,7 +335,7 @@ def latest_detailed_offer(db: Session, user_id: uuid.UUID) -> ResultView | None:
 
 def report_path(result_id: uuid.UUID | str) -> str:
     """Where a saved result is read."""
-    return f"{PAGE_PATH}?result={result_id}"
+    return f"{routes.PERSONALITY_TEST}?result={result_id}"
 
 
 def start_detailed_purchase(
@@ -369,8 +368,8 @@ def start_detailed_purchase(
         KIND_PERSONALITY_ANALYSIS,
         reference_id=str(detailed.id),
         description=messages.PERSONALITY_DETAILED_TITLE,
-        success_path=f"{PAGE_PATH}?payment=success&result={detailed.id}",
-        cancel_path=PAGE_PATH,
+        success_path=f"{routes.PERSONALITY_TEST}?payment=success&result={detailed.id}",
+        cancel_path=routes.PERSONALITY_TEST,
         promo_code=promo_code,
     )
 

@@ -16,7 +16,7 @@ import reflex as rx
 
 from prettyscore.accounts.state import AuthState
 from prettyscore.billing.components import as_typed
-from prettyscore.core import messages
+from prettyscore.core import messages, routes
 from prettyscore.core.db import run_in_session
 from prettyscore.core.errors import DomainError, NotFound, PermissionDenied
 from prettyscore.gates import service as gates
@@ -25,8 +25,6 @@ from prettyscore.personality import service
 from prettyscore.personality.offer_state import purchase_refused
 from prettyscore.personality.quiz import BASIC, QUESTION_COUNT, QUESTIONS
 from prettyscore.ui.guarded import guarded
-
-PAGE_PATH = service.PAGE_PATH
 
 # What the page shows: the questions (behind the gate), the result, the purchase view,
 # the wait for a payment to be confirmed (and its end without one), the detailed report.
@@ -112,7 +110,7 @@ class PersonalityState(AuthState):
     def _signed_out(self):
         return [
             rx.toast.error(messages.LOG_IN_FOR_PERSONALITY),
-            self._sign_in_redirect(PAGE_PATH),
+            self._sign_in_redirect(routes.PERSONALITY_TEST),
         ]
 
     def _back_from_a_visit(self) -> None:

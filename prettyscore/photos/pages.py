@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import reflex as rx
 
-from prettyscore.core import messages
+from prettyscore.core import messages, routes
 from prettyscore.photos.editor_components import editor_panel
 from prettyscore.photos.editor_state import PhotoEditorState
 from prettyscore.photos.state import PhotosState
@@ -183,7 +183,7 @@ def _empty_state() -> rx.Component:
         rx.vstack(
             rx.icon("image", size=40, color=styles.PINK),
             rx.text("You haven't saved any photos yet."),
-            rx.link(rx.button(messages.UPLOAD_YOUR_FIRST_PHOTO), href="/upload"),
+            rx.link(rx.button(messages.UPLOAD_YOUR_FIRST_PHOTO), href=routes.UPLOAD),
             align="center",
             spacing="3",
             padding="2em",

@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import reflex as rx
 
-from prettyscore.core import messages
+from prettyscore.core import messages, routes
 from prettyscore.gates.components import feature_gate
 from prettyscore.scoring.body_service import FEATURES, RESULTS_ROUTES, UPLOAD_ROUTES
 from prettyscore.scoring.body_state import CAMERA_UPLOAD_ID, GALLERY_UPLOAD_ID, BodyScoreState
@@ -56,8 +56,14 @@ SCORE_BUTTONS = {
 }
 # The other scores each results page links to (document 001 §2 Feet, Hands).
 CROSS_LINKS = {
-    FEET: ((messages.SCORE_YOUR_FACE, "/upload"), (messages.SCORE_YOUR_HANDS, "/hands-upload")),
-    HANDS: ((messages.SCORE_YOUR_FACE, "/upload"), (messages.SCORE_YOUR_FEET, "/feet-upload")),
+    FEET: (
+        (messages.SCORE_YOUR_FACE, routes.UPLOAD),
+        (messages.SCORE_YOUR_HANDS, routes.HANDS_UPLOAD),
+    ),
+    HANDS: (
+        (messages.SCORE_YOUR_FACE, routes.UPLOAD),
+        (messages.SCORE_YOUR_FEET, routes.FEET_UPLOAD),
+    ),
 }
 
 _ON_DROP = {
@@ -380,12 +386,12 @@ def register(app: rx.App) -> None:
         app.add_page(
             upload_page(kind),
             route=UPLOAD_ROUTES[kind],
-            title=f"{UPLOAD_TITLES[kind]} | {messages.APP_NAME}",
+            title=messages.page_title(UPLOAD_TITLES[kind]),
             on_load=State.open_upload(kind),
         )
         app.add_page(
             results_page(kind),
             route=RESULTS_ROUTES[kind],
-            title=f"{RESULTS_TITLES[kind]} | {messages.APP_NAME}",
+            title=messages.page_title(RESULTS_TITLES[kind]),
             on_load=State.open_results(kind),
         )

@@ -16,7 +16,7 @@ from contextlib import AbstractContextManager
 
 from sqlmodel import Session
 
-from prettyscore.core import constants, images, messages
+from prettyscore.core import constants, images, messages, routes
 from prettyscore.core.errors import NotAuthenticated, PermissionDenied, ValidationFailed
 from prettyscore.core.media import MediaOwner, MediaStore
 from prettyscore.gates import service as gates
@@ -27,8 +27,8 @@ from prettyscore.scoring import kinds, tiers
 from prettyscore.scoring.kinds import BREAKDOWN_KEYS, BREAKDOWN_NAMES, FEET, HANDS, PET
 from prettyscore.scoring.service import ScoreResult, score_body_photo, stage_photo
 
-UPLOAD_ROUTES = {FEET: "/feet-upload", HANDS: "/hands-upload", PET: "/pet-upload"}
-RESULTS_ROUTES = {FEET: "/feet-results", HANDS: "/hands-results", PET: "/pet-results"}
+UPLOAD_ROUTES = {FEET: routes.FEET_UPLOAD, HANDS: routes.HANDS_UPLOAD, PET: routes.PET_UPLOAD}
+RESULTS_ROUTES = {FEET: routes.FEET_RESULTS, HANDS: routes.HANDS_RESULTS, PET: routes.PET_RESULTS}
 
 #: The gate of each gated kind; pets are free for every member (document 001 §2 Pet).
 FEATURES = {FEET: gates.FEET_SCORING, HANDS: gates.HANDS_SCORING}

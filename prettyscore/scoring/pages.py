@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import reflex as rx
 
-from prettyscore.core import messages
+from prettyscore.core import messages, routes
 from prettyscore.core.settings import get_settings
 from prettyscore.editing import components as edit_controls
 from prettyscore.editing.presets import UPSCALE_PROMPT
@@ -265,7 +265,7 @@ def _custom_edit() -> rx.Component:
             ),
             link_button(
                 "Open in Editor",
-                "/editor?from=results",
+                f"{routes.EDITOR}?from=results",
                 "sliders-horizontal",
                 primary=False,
                 size="2",
@@ -306,7 +306,7 @@ def _actions() -> rx.Component:
         _save_or_sign_in(),
         rx.link(
             icon_button("rotate-ccw", "Try Again", size="3", variant="soft"),
-            href="/upload",
+            href=routes.UPLOAD,
         ),
         icon_button(
             "download",
@@ -437,13 +437,13 @@ def register(app: rx.App) -> None:
     body_pages.register(app)
     app.add_page(
         upload_page,
-        route="/upload",
-        title="Upload Photo | PrettyScore",
+        route=routes.UPLOAD,
+        title=messages.page_title(messages.TITLE_UPLOAD),
         on_load=ScoreState.load_session,
     )
     app.add_page(
         results_page,
-        route="/results",
-        title="Your Score | PrettyScore",
+        route=routes.RESULTS,
+        title=messages.page_title(messages.TITLE_RESULTS),
         on_load=ScoreState.open_results,
     )

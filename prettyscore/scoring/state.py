@@ -17,7 +17,7 @@ import time
 import reflex as rx
 
 from prettyscore.accounts.state import AuthState
-from prettyscore.core import constants, messages
+from prettyscore.core import constants, messages, routes
 from prettyscore.core.db import run_in_session, session_scope
 from prettyscore.core.errors import DomainError
 from prettyscore.core.media import MediaOwner, get_media_store, media_url
@@ -164,7 +164,7 @@ class ScoreState(UploadProgress, AuthState):
             self._upload_done()
         if not files:
             return None
-        return refusal or rx.redirect("/upload")
+        return refusal or rx.redirect(routes.UPLOAD)
 
     @rx.event
     async def upload_on_page(self, files: list[rx.UploadFile]):
@@ -232,7 +232,7 @@ class ScoreState(UploadProgress, AuthState):
             self._show_result(result)
             self.analyzing, self.progress = False, 100
         shown = media_url(result.edited_key or result.image_key)
-        return [early_photo.remember(RESULTS_PHOTO, shown), rx.redirect("/results")]
+        return [early_photo.remember(RESULTS_PHOTO, shown), rx.redirect(routes.RESULTS)]
 
     async def _wait_for_upload(self) -> bool:
         """Pressed while a photo is still on its way: wait for it, then go on. False if
@@ -322,7 +322,7 @@ class ScoreState(UploadProgress, AuthState):
             return rx.redirect("/")
         user = await self._current_user()
         if user is None:
-            return [rx.toast.info(messages.SIGN_IN_TO_SAVE), self._sign_in_redirect("/results")]
+            return [rx.toast.info(messages.SIGN_IN_TO_SAVE), self._sign_in_redirect(routes.RESULTS)]
         try:
             await run_in_session(
                 photos_service.save_result, media_store(), user.id, result, listing=listing
@@ -437,4 +437,4 @@ class ScoreState(UploadProgress, AuthState):
         self._staged_key = result.edited_key
         self.preview_url = media_url(result.edited_key)
         self.enhanced_notice = True
-        return rx.redirect("/upload")
+        return rx.redirect(routes.UPLOAD)

@@ -8,7 +8,7 @@ Pages here only lay out components; the little behaviour they have lives in
 import reflex as rx
 
 from prettyscore.accounts.state import AuthState
-from prettyscore.core import messages
+from prettyscore.core import messages, routes
 from prettyscore.scoring.pages import upload_progress_bar
 from prettyscore.scoring.state import HOME_UPLOAD_ID, ScoreState
 from prettyscore.site import copy
@@ -39,11 +39,6 @@ _SCROLL_TO_HASH = rx.call_script(
     "window.location.hash && document.getElementById(window.location.hash.slice(1))"
     "?.scrollIntoView({behavior: 'smooth', block: 'start'})"
 )
-
-
-def page_title(heading: str) -> str:
-    """Browser tab title for a page: its heading and the product name."""
-    return f"{heading} | {messages.APP_NAME}"
 
 
 # ---------------------------------------------------------------------------
@@ -166,7 +161,7 @@ def _final_call_to_action() -> rx.Component:
             rx.text(copy.HOME_CTA_BODY, size="4", color="white", align="center", opacity="0.9"),
             link_button(
                 messages.TRY_IT_NOW_FREE,
-                "/upload",
+                routes.UPLOAD,
                 "sparkles",
                 size="4",
                 style={"background": "white", "color": styles.PINK_TEXT, "font_weight": "600"},
@@ -259,7 +254,7 @@ def how_it_works() -> rx.Component:
         ),
         card(disclaimer(), margin_y="1rem"),
         rx.center(
-            link_button(messages.TRY_IT_NOW, "/upload", "sparkles", size="4"),
+            link_button(messages.TRY_IT_NOW, routes.UPLOAD, "sparkles", size="4"),
             padding_y="1.5rem",
         ),
     )
@@ -372,22 +367,24 @@ def not_found() -> rx.Component:
 def register(app: rx.App) -> None:
     """Add the site pages and the 404 page to ``app``."""
     load = AuthState.load_session
-    app.add_page(home, route="/", title=page_title(copy.HOME_HERO_TITLE), on_load=load)
+    app.add_page(
+        home, route=routes.HOME, title=messages.page_title(copy.HOME_HERO_TITLE), on_load=load
+    )
     app.add_page(
         how_it_works,
-        route="/how-it-works",
-        title=page_title(messages.NAV_HOW_IT_WORKS),
+        route=routes.HOW_IT_WORKS,
+        title=messages.page_title(messages.NAV_HOW_IT_WORKS),
         on_load=load,
     )
     app.add_page(
         privacy,
-        route="/privacy",
-        title=page_title(messages.PRIVACY_POLICY),
+        route=routes.PRIVACY,
+        title=messages.page_title(messages.PRIVACY_POLICY),
         on_load=[load, PrivacyState.stamp_today, _SCROLL_TO_HASH],
     )
     app.add_page(
         not_found,
         route="404",
-        title=page_title(messages.NOT_FOUND_TITLE),
+        title=messages.page_title(messages.NOT_FOUND_TITLE),
         on_load=load,
     )

@@ -9,7 +9,7 @@ from typing import Any
 import reflex as rx
 from reflex_base.event import parse_args_spec, passthrough_event_spec
 
-from prettyscore.core import messages
+from prettyscore.core import messages, routes
 from prettyscore.core.constants import ACCEPTED_IMAGE_FORMATS, MAX_UPLOAD_BYTES
 from prettyscore.ui import styles
 from prettyscore.ui.nav_link import plain_link
@@ -17,7 +17,7 @@ from prettyscore.ui.nav_link import plain_link
 # The documents show a Terms of Use link without its target. The terms are a short section
 # of the Privacy Policy page (anchor ``#terms``), so the link always resolves.
 TERMS_ANCHOR = "terms"
-TERMS_HREF = f"/privacy#{TERMS_ANCHOR}"
+TERMS_HREF = f"{routes.PRIVACY}#{TERMS_ANCHOR}"
 
 # Icon shown with each example score card, by label (icons, not emoji: emoji fonts vary).
 _LABEL_ICON = {"Stunning": "star", "Beautiful": "heart", "Gorgeous": "sparkles"}
@@ -196,7 +196,7 @@ def photo_picker_prompt(button_label: str) -> rx.Component:
     )
 
 
-def brand_mark(href: str = "/") -> rx.Component:
+def brand_mark(href: str = routes.HOME) -> rx.Component:
     """The logo (gradient badge and name), linking home."""
     return plain_link(
         rx.hstack(

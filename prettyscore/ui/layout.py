@@ -18,7 +18,7 @@ import reflex as rx
 from prettyscore.accounts.state import AuthState
 from prettyscore.billing.state import MembershipState
 from prettyscore.contact.state import ContactBadgeState
-from prettyscore.core import messages
+from prettyscore.core import messages, routes
 from prettyscore.partners.state import PartnerLinkState
 from prettyscore.ui import styles
 from prettyscore.ui.components import brand_mark, disclaimer, terms_link
@@ -40,37 +40,39 @@ class NavItem(NamedTuple):
     icon: str
 
 
-HOME = NavItem(messages.NAV_HOME, "/", "house")
-UPLOAD = NavItem(messages.NAV_UPLOAD_PHOTO, "/upload", "upload")
-LEADERBOARD = NavItem(messages.NAV_LEADERBOARD, "/leaderboard", "trophy")
-PREMIUM = NavItem(messages.NAV_PREMIUM, "/premium", "crown")
-USER_DASHBOARD = NavItem(messages.NAV_USER_DASHBOARD, "/user-dashboard", "layout-dashboard")
-MY_PHOTOS = NavItem(messages.NAV_MY_PHOTOS, "/dashboard?tab=photos", "images")
-CONTACT_REQUESTS = NavItem(messages.NAV_CONTACT_REQUESTS, "/contestant-requests", "mail")
-MESSAGES = NavItem(messages.NAV_MESSAGES, "/messages", "message-circle")
-SIGN_IN = NavItem(messages.NAV_SIGN_IN, "/auth", "log-in")
-HOW_IT_WORKS = NavItem(messages.NAV_HOW_IT_WORKS, "/how-it-works", "info")
-PRIVACY = NavItem(messages.NAV_PRIVACY, "/privacy", "shield")
-WIN_50K = NavItem(messages.WIN_50K, "/global-ranking", "badge-dollar-sign")
-PARTNERS = NavItem(messages.NAV_PARTNERS, "/partners", "handshake")
-DASHBOARD = NavItem(messages.NAV_DASHBOARD, "/dashboard", "layout-dashboard")
-VIDEO_GENERATION = NavItem(messages.NAV_VIDEO_GENERATION, "/video-generation", "video")
-FEET_SCORE = NavItem(messages.TITLE_FEET_UPLOAD, "/feet-upload", "footprints")
-HANDS_SCORE = NavItem(messages.TITLE_HANDS_UPLOAD, "/hands-upload", "hand")
-PET_SCORE = NavItem(messages.TITLE_PET_UPLOAD, "/pet-upload", "paw-print")
-PERSONALITY_TEST = NavItem(messages.TITLE_PERSONALITY_TEST, "/personality-test", "brain")
-OPPORTUNITIES = NavItem(messages.TITLE_CLAIM_OPPORTUNITIES, "/claim-opportunities", "star")
-SECURITY = NavItem(messages.NAV_SECURITY, "/account/security", "shield-check")
+HOME = NavItem(messages.NAV_HOME, routes.HOME, "house")
+UPLOAD = NavItem(messages.NAV_UPLOAD_PHOTO, routes.UPLOAD, "upload")
+LEADERBOARD = NavItem(messages.NAV_LEADERBOARD, routes.LEADERBOARD, "trophy")
+PREMIUM = NavItem(messages.NAV_PREMIUM, routes.PREMIUM, "crown")
+USER_DASHBOARD = NavItem(messages.NAV_USER_DASHBOARD, routes.USER_DASHBOARD, "layout-dashboard")
+MY_PHOTOS = NavItem(messages.NAV_MY_PHOTOS, f"{routes.DASHBOARD}?tab=photos", "images")
+CONTACT_REQUESTS = NavItem(messages.NAV_CONTACT_REQUESTS, routes.CONTESTANT_REQUESTS, "mail")
+MESSAGES = NavItem(messages.NAV_MESSAGES, routes.MESSAGES, "message-circle")
+SIGN_IN = NavItem(messages.NAV_SIGN_IN, routes.AUTH, "log-in")
+HOW_IT_WORKS = NavItem(messages.NAV_HOW_IT_WORKS, routes.HOW_IT_WORKS, "info")
+PRIVACY = NavItem(messages.NAV_PRIVACY, routes.PRIVACY, "shield")
+WIN_50K = NavItem(messages.WIN_50K, routes.GLOBAL_RANKING, "badge-dollar-sign")
+PARTNERS = NavItem(messages.NAV_PARTNERS, routes.PARTNERS, "handshake")
+DASHBOARD = NavItem(messages.NAV_DASHBOARD, routes.DASHBOARD, "layout-dashboard")
+VIDEO_GENERATION = NavItem(messages.NAV_VIDEO_GENERATION, routes.VIDEO_GENERATION, "video")
+FEET_SCORE = NavItem(messages.TITLE_FEET_UPLOAD, routes.FEET_UPLOAD, "footprints")
+HANDS_SCORE = NavItem(messages.TITLE_HANDS_UPLOAD, routes.HANDS_UPLOAD, "hand")
+PET_SCORE = NavItem(messages.TITLE_PET_UPLOAD, routes.PET_UPLOAD, "paw-print")
+PERSONALITY_TEST = NavItem(messages.TITLE_PERSONALITY_TEST, routes.PERSONALITY_TEST, "brain")
+OPPORTUNITIES = NavItem(messages.TITLE_CLAIM_OPPORTUNITIES, routes.CLAIM_OPPORTUNITIES, "star")
+SECURITY = NavItem(messages.NAV_SECURITY, routes.ACCOUNT_SECURITY, "shield-check")
 REQUEST_VERIFICATION = NavItem(
-    messages.TITLE_REQUEST_VERIFICATION, "/request-verification", "badge-check"
+    messages.TITLE_REQUEST_VERIFICATION, routes.REQUEST_VERIFICATION, "badge-check"
 )
-PARTNER_PORTAL = NavItem(messages.TITLE_PARTNER_PORTAL, "/partners/portal", "handshake")
-ADMIN_PARTNERS = NavItem(messages.ADMIN_PARTNERS_TITLE, "/admin/partners", "users")
-ADMIN_PAYOUTS = NavItem(messages.ADMIN_PAYOUTS_TITLE, "/admin/payouts", "wallet")
+PARTNER_PORTAL = NavItem(messages.TITLE_PARTNER_PORTAL, routes.PARTNERS_PORTAL, "handshake")
+ADMIN_PARTNERS = NavItem(messages.ADMIN_PARTNERS_TITLE, routes.ADMIN_PARTNERS, "users")
+ADMIN_PAYOUTS = NavItem(messages.ADMIN_PAYOUTS_TITLE, routes.ADMIN_PAYOUTS, "wallet")
 ADMIN_VERIFICATION = NavItem(
-    messages.ADMIN_VERIFICATION_TITLE, "/admin/verification", "shield-check"
+    messages.ADMIN_VERIFICATION_TITLE, routes.ADMIN_VERIFICATION, "shield-check"
 )
-ADMIN_LEADERBOARD = NavItem(messages.ADMIN_LEADERBOARD_TITLE, "/admin/leaderboard", "list-checks")
+ADMIN_LEADERBOARD = NavItem(
+    messages.ADMIN_LEADERBOARD_TITLE, routes.ADMIN_LEADERBOARD, "list-checks"
+)
 
 # Sidebar groups (document 000 §2 Navigation). Account has a signed-out variant.
 MAIN_GROUP = (HOME, UPLOAD, LEADERBOARD)

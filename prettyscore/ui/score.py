@@ -11,7 +11,7 @@ from typing import Any
 import reflex as rx
 from reflex.vars import FunctionStringVar
 
-from prettyscore.core import messages
+from prettyscore.core import messages, routes
 from prettyscore.ui import styles
 from prettyscore.ui.components import link_button
 
@@ -21,9 +21,6 @@ ELITE_STATUS = "elite_status"
 EXCEPTIONAL_SCORE = "exceptional_score"
 
 # Where the footer card and the exceptional panel lead.
-UPLOAD_HREF = "/upload"
-PARTNER_APPLY_HREF = "/partners/apply"
-CLAIM_OPPORTUNITIES_HREF = "/claim-opportunities"
 
 # Score as shown: one decimal, without a trailing ".0" (8.7, 9, 10): the browser's copy
 # of ``scoring.tiers.score_text``, the one rule (tests/scoring/test_score_text.py).
@@ -320,7 +317,7 @@ def exceptional_panel() -> rx.Component:
         rx.text(messages.EXCEPTIONAL_BODY, size="3"),
         link_button(
             messages.EXCEPTIONAL_BUTTON,
-            CLAIM_OPPORTUNITIES_HREF,
+            routes.CLAIM_OPPORTUNITIES,
             "sparkles",
             width=rx.breakpoints(initial="100%", sm="auto"),
         ),
@@ -375,7 +372,7 @@ def footer_challenge_card(on_share: Any) -> rx.Component:
                     style=styles.GRADIENT_BUTTON,
                     data_testid="challenge-share",
                 ),
-                link_button(messages.RATE_ANOTHER_PHOTO, UPLOAD_HREF, "camera", primary=False),
+                link_button(messages.RATE_ANOTHER_PHOTO, routes.UPLOAD, "camera", primary=False),
                 direction=rx.breakpoints(initial="column", sm="row"),
                 spacing="3",
                 justify="center",
@@ -385,7 +382,7 @@ def footer_challenge_card(on_share: Any) -> rx.Component:
                 rx.text(messages.PARTNER_PROMPT, size="2", color_scheme="gray"),
                 rx.link(
                     messages.BECOME_A_PARTNER,
-                    href=PARTNER_APPLY_HREF,
+                    href=routes.PARTNERS_APPLY,
                     size="2",
                     weight="bold",
                 ),

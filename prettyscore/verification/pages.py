@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import reflex as rx
 
-from prettyscore.core import messages
+from prettyscore.core import messages, routes
 from prettyscore.ui.components import card, link_button, page_header
 from prettyscore.ui.forms import (
     FieldErrors,
@@ -19,8 +19,8 @@ from prettyscore.ui.forms import (
 )
 from prettyscore.ui.layout import page_layout
 from prettyscore.verification import service
+from prettyscore.verification.models import VerificationStatus
 from prettyscore.verification.state import (
-    PAGE_PATH,
     VIEW_FORM,
     VIEW_REQUEST,
     VIEW_VERIFIED,
@@ -30,14 +30,10 @@ from prettyscore.verification.state import (
 FORM_WIDTH = "640px"
 ERRORS = FieldErrors(VerificationState.error_field, VerificationState.error_message)
 STATUS_COLOURS = (
-    (service.PENDING, "yellow"),
-    (service.APPROVED, "green"),
-    (service.REJECTED, "red"),
+    (VerificationStatus.PENDING, "yellow"),
+    (VerificationStatus.APPROVED, "green"),
+    (VerificationStatus.REJECTED, "red"),
 )
-
-
-def page_title(heading: str) -> str:
-    return f"{heading} | {messages.APP_NAME}"
 
 
 def _form() -> rx.Component:
@@ -90,7 +86,7 @@ def _verified() -> rx.Component:
             rx.icon("badge-check", size=48, color="var(--blue-9)"),
             rx.heading(messages.YOU_ARE_VERIFIED, as_="h2", size="6", align="center"),
             rx.text(messages.VERIFIED_BODY, size="3", align="center"),
-            link_button(messages.NAV_LEADERBOARD, "/leaderboard", "trophy"),
+            link_button(messages.NAV_LEADERBOARD, routes.LEADERBOARD, "trophy"),
             align="center",
             spacing="3",
         ),
@@ -133,9 +129,9 @@ def _status() -> rx.Component:
             ),
             rx.match(
                 request.status,
-                (service.PENDING, rx.text(messages.VERIFICATION_PENDING_NOTE, size="2")),
+                (VerificationStatus.PENDING, rx.text(messages.VERIFICATION_PENDING_NOTE, size="2")),
                 (
-                    service.REJECTED,
+                    VerificationStatus.REJECTED,
                     rx.callout(
                         messages.VERIFICATION_REJECTED_CONTACT,
                         icon="circle-alert",
@@ -176,7 +172,7 @@ def register(app: rx.App) -> None:
     """Add /request-verification to the app."""
     app.add_page(
         request_verification_page,
-        route=PAGE_PATH,
-        title=page_title(messages.TITLE_REQUEST_VERIFICATION),
+        route=routes.REQUEST_VERIFICATION,
+        title=messages.page_title(messages.TITLE_REQUEST_VERIFICATION),
         on_load=VerificationState.open_page,
     )

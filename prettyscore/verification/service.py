@@ -29,12 +29,7 @@ from prettyscore.verification.models import VerificationRequest, VerificationSta
 
 log = logging.getLogger(__name__)
 
-# The statuses under the names the pages use.
-PENDING, APPROVED, REJECTED = (
-    VerificationStatus.PENDING,
-    VerificationStatus.APPROVED,
-    VerificationStatus.REJECTED,
-)
+# Every status a verification request can have.
 STATUSES = tuple(VerificationStatus)
 
 MAX_FULL_NAME = 100

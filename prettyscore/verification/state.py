@@ -14,7 +14,7 @@ from typing_extensions import TypedDict  # pydantic reads it before Python 3.12
 
 from prettyscore.accounts.state import AuthState
 from prettyscore.billing.state import format_date
-from prettyscore.core import messages
+from prettyscore.core import messages, routes
 from prettyscore.core.db import run_in_session
 from prettyscore.core.errors import Conflict
 from prettyscore.ui.form_state import FormState
@@ -22,7 +22,6 @@ from prettyscore.ui.guarded import guarded
 from prettyscore.verification import service
 from prettyscore.verification.models import VerificationRequest
 
-PAGE_PATH = "/request-verification"
 # What the page shows once loaded.
 VIEW_VERIFIED = "verified"
 VIEW_REQUEST = "request"
@@ -96,7 +95,7 @@ class VerificationState(FormState, AuthState):
     def _refused(self):
         return [
             rx.toast.error(messages.SIGN_IN_TO_REQUEST_VERIFICATION),
-            self._sign_in_redirect(PAGE_PATH),
+            self._sign_in_redirect(routes.REQUEST_VERIFICATION),
         ]
 
     @rx.event

@@ -7,7 +7,7 @@ from __future__ import annotations
 
 import reflex as rx
 
-from prettyscore.core import messages
+from prettyscore.core import messages, routes
 from prettyscore.ui import styles
 from prettyscore.ui.components import (
     REJECTED_DROP_CODES,
@@ -216,7 +216,7 @@ def register(app: rx.App) -> None:
     """Add the video pages to the app."""
     app.add_page(
         video_page,
-        route="/video-generation",
-        title="Video Generation | PrettyScore",
+        route=routes.VIDEO_GENERATION,
+        title=messages.page_title(messages.TITLE_VIDEO_GENERATION),
         on_load=VideoState.open_page,
     )

@@ -12,10 +12,13 @@ from prettyscore.core import messages
 from prettyscore.core.errors import Conflict, NotFound, PermissionDenied, ValidationFailed
 from prettyscore.partners import admin_service as service
 from prettyscore.partners import programme
-from prettyscore.partners.models import PartnerConversion, PartnerPayout
+from prettyscore.partners.models import (
+    ConversionStatus,
+    PartnerConversion,
+    PartnerPayout,
+    PartnerStatus,
+)
 from tests.fixtures.people import admin, conversion, member, partner
-
-PENDING, APPROVED, SUSPENDED = programme.PENDING, programme.APPROVED, programme.SUSPENDED
 
 
 def payouts_of(db, account) -> list[PartnerPayout]:
@@ -35,7 +38,7 @@ def every_admin_call(account):
     return {
         "list_partners": lambda db, who: service.list_partners(db, who),
         "set_partner_status": lambda db, who: service.set_partner_status(
-            db, who, account.id, APPROVED
+            db, who, account.id, PartnerStatus.APPROVED
         ),
         "set_partner_tier": lambda db, who: service.set_partner_tier(db, who, account.id, "elite"),
         "unpaid_by_partner": lambda db, who: service.unpaid_by_partner(db, who),
@@ -46,21 +49,25 @@ def every_admin_call(account):
 
 @pytest.mark.parametrize("call", list(every_admin_call(None)))
 def test_a_member_is_refused_every_call_and_nothing_changes(db, call):
-    account = partner(db, PENDING)
+    account = partner(db, PartnerStatus.PENDING)
     conversion(db, account, 500)
     for caller in (member(db), None):
         with pytest.raises(PermissionDenied) as refused:
             every_admin_call(account)[call](db, caller)
         assert refused.value.message == messages.ACCESS_DENIED_ADMIN_ONLY
     db.refresh(account)
-    assert (account.status, account.tier, account.commission_percent) == (PENDING, "starter", 15)
+    assert (account.status, account.tier, account.commission_percent) == (
+        PartnerStatus.PENDING,
+        "starter",
+        15,
+    )
     assert statuses_of_conversions(db, account) == ["unpaid"]
     assert payouts_of(db, account) == []
 
 
 @pytest.mark.parametrize("call", list(every_admin_call(None)))
 def test_an_admin_may_make_every_call(db, call):
-    account = partner(db, PENDING)
+    account = partner(db, PartnerStatus.PENDING)
     conversion(db, account, 500)
     every_admin_call(account)[call](db, admin(db))
 
@@ -70,16 +77,22 @@ def test_an_admin_may_make_every_call(db, call):
 # ---------------------------------------------------------------------------
 def test_partners_are_listed_newest_first_with_the_members_email_and_filtered(db):
     boss = admin(db)
-    old = partner(db, APPROVED, name="Old", minutes_ago=30, total_clicks=12, total_earned=4_500)
-    new = partner(db, PENDING, name="New", minutes_ago=1)
-    suspended = partner(db, SUSPENDED, name="Gone", minutes_ago=10)
+    old = partner(
+        db, PartnerStatus.APPROVED, name="Old", minutes_ago=30, total_clicks=12, total_earned=4_500
+    )
+    new = partner(db, PartnerStatus.PENDING, name="New", minutes_ago=1)
+    suspended = partner(db, PartnerStatus.SUSPENDED, name="Gone", minutes_ago=10)
 
     everyone = service.list_partners(db, boss)
     assert [row.display_name for row in everyone] == ["New", "Gone", "Old"]
     first = everyone[-1]
     assert (first.code, first.clicks, first.earned_cents) == (old.code, 12, 4_500)
     assert first.email.startswith("partner-") and first.email.endswith("@example.com")
-    for status, account in ((PENDING, new), (APPROVED, old), (SUSPENDED, suspended)):
+    for status, account in (
+        (PartnerStatus.PENDING, new),
+        (PartnerStatus.APPROVED, old),
+        (PartnerStatus.SUSPENDED, suspended),
+    ):
         assert [row.id for row in service.list_partners(db, boss, status)] == [account.id]
     assert len(service.list_partners(db, boss, "all")) == 3
     with pytest.raises(ValidationFailed):
@@ -89,7 +102,11 @@ def test_partners_are_listed_newest_first_with_the_members_email_and_filtered(db
 # ---------------------------------------------------------------------------
 # Status moves (document 001 §4)
 # ---------------------------------------------------------------------------
-ALLOWED_MOVES = {(PENDING, APPROVED), (APPROVED, SUSPENDED), (SUSPENDED, APPROVED)}
+ALLOWED_MOVES = {
+    (PartnerStatus.PENDING, PartnerStatus.APPROVED),
+    (PartnerStatus.APPROVED, PartnerStatus.SUSPENDED),
+    (PartnerStatus.SUSPENDED, PartnerStatus.APPROVED),
+}
 
 
 @pytest.mark.parametrize("start", programme.PARTNER_STATUSES)
@@ -111,12 +128,12 @@ def test_only_approve_suspend_and_reactivate_are_allowed(db, start, target):
 
 def test_an_unknown_status_or_partner_is_refused(db):
     boss = admin(db)
-    account = partner(db, PENDING)
+    account = partner(db, PartnerStatus.PENDING)
     with pytest.raises(ValidationFailed):
         service.set_partner_status(db, boss, account.id, "deleted")
     for unknown in ("not-a-uuid", "00000000-0000-0000-0000-000000000000"):
         with pytest.raises(NotFound):
-            service.set_partner_status(db, boss, unknown, APPROVED)
+            service.set_partner_status(db, boss, unknown, PartnerStatus.APPROVED)
 
 
 # ---------------------------------------------------------------------------
@@ -124,14 +141,14 @@ def test_an_unknown_status_or_partner_is_refused(db):
 # ---------------------------------------------------------------------------
 @pytest.mark.parametrize(("tier", "percent"), [("starter", 15), ("pro", 20), ("elite", 30)])
 def test_a_tier_change_sets_the_tiers_commission_percent(db, tier, percent):
-    account = partner(db, APPROVED, tier="elite" if tier != "elite" else "starter")
+    account = partner(db, PartnerStatus.APPROVED, tier="elite" if tier != "elite" else "starter")
     updated = service.set_partner_tier(db, admin(db), account.id, tier)
     db.refresh(account)
     assert (updated.tier, account.tier, account.commission_percent) == (tier, tier, percent)
 
 
 def test_an_unknown_tier_is_refused_and_the_commission_stays(db):
-    account = partner(db, APPROVED)
+    account = partner(db, PartnerStatus.APPROVED)
     with pytest.raises(ValidationFailed) as refused:
         service.set_partner_tier(db, admin(db), account.id, "platinum")
     assert refused.value.message == messages.PARTNER_TIER_UNKNOWN
@@ -156,12 +173,14 @@ def test_the_payout_period_runs_from_the_first_of_the_month_to_today(today, star
 
 def test_unpaid_conversions_are_counted_and_summed_per_partner(db):
     boss = admin(db)
-    big, small, settled = (partner(db, APPROVED, name=n) for n in ("Big", "Small", "Settled"))
+    big, small, settled = (
+        partner(db, PartnerStatus.APPROVED, name=n) for n in ("Big", "Small", "Settled")
+    )
     for commission in (1_500, 2_000, 333):
         conversion(db, big, commission)
-    conversion(db, big, 9_999, status=programme.PAID)
+    conversion(db, big, 9_999, status=ConversionStatus.PAID)
     conversion(db, small, 150)
-    conversion(db, settled, 700, status=programme.PAID)
+    conversion(db, settled, 700, status=ConversionStatus.PAID)
 
     rows = service.unpaid_by_partner(db, boss)
     assert [(row.display_name, row.conversions, row.amount_cents) for row in rows] == [
@@ -173,10 +192,10 @@ def test_unpaid_conversions_are_counted_and_summed_per_partner(db):
 
 def test_mark_as_paid_pays_every_unpaid_conversion_and_records_one_sent_payout(db):
     boss = admin(db)
-    account, other = partner(db, APPROVED), partner(db, APPROVED)
+    account, other = partner(db, PartnerStatus.APPROVED), partner(db, PartnerStatus.APPROVED)
     for commission in (1_500, 2_000, 333):
         conversion(db, account, commission)
-    conversion(db, account, 9_999, status=programme.PAID)
+    conversion(db, account, 9_999, status=ConversionStatus.PAID)
     conversion(db, other, 400)
 
     payout = service.mark_paid(db, boss, account.id)
@@ -194,7 +213,7 @@ def test_mark_as_paid_pays_every_unpaid_conversion_and_records_one_sent_payout(d
 
 def test_marking_paid_twice_pays_nothing_the_second_time(db):
     boss = admin(db)
-    account = partner(db, APPROVED)
+    account = partner(db, PartnerStatus.APPROVED)
     conversion(db, account, 1_000)
     service.mark_paid(db, boss, account.id)
     with pytest.raises(Conflict) as refused:
@@ -208,7 +227,7 @@ def test_marking_paid_twice_pays_nothing_the_second_time(db):
 
 def test_a_payout_is_one_transaction_with_the_conversions_it_pays(db_factory):
     with db_factory() as db:
-        boss, account = admin(db), partner(db, APPROVED)
+        boss, account = admin(db), partner(db, PartnerStatus.APPROVED)
         conversion(db, account, 1_200)
     with pytest.raises(RuntimeError), db_factory() as db:
         service.mark_paid(db, boss, account.id)
@@ -220,7 +239,7 @@ def test_a_payout_is_one_transaction_with_the_conversions_it_pays(db_factory):
 
 def test_two_admins_marking_the_same_partner_at_once_pay_it_once(db_factory):
     with db_factory() as db:
-        bosses, account = (admin(db), admin(db)), partner(db, APPROVED)
+        bosses, account = (admin(db), admin(db)), partner(db, PartnerStatus.APPROVED)
         for commission in (700, 800):
             conversion(db, account, commission)
     start = threading.Barrier(2)

@@ -14,8 +14,12 @@ from prettyscore.accounts.models import Profile
 from prettyscore.accounts.service import SessionTokens
 from prettyscore.admin.state import PartnersAdminState, PayoutsAdminState, VerificationAdminState
 from prettyscore.core import messages
-from prettyscore.partners import programme
-from prettyscore.partners.models import PartnerAccount, PartnerConversion, PartnerPayout
+from prettyscore.partners.models import (
+    PartnerAccount,
+    PartnerConversion,
+    PartnerPayout,
+    PartnerStatus,
+)
 from prettyscore.verification import service as verification
 from prettyscore.verification.models import VerificationRequest
 from tests.fixtures.handlers import as_user, call
@@ -39,7 +43,7 @@ def world(db_factory, app_database) -> World:
     """An admin, a member, a pending partner owed 12.50, and a pending verification request."""
     with db_factory() as db:
         boss, someone = admin_session(db), member_session(db)
-        account = partner(db, programme.PENDING, name="Pending Partner")
+        account = partner(db, PartnerStatus.PENDING, name="Pending Partner")
         conversion(db, account, 1_250)
         requester = member_session(db, "requester")
         request = verification.submit_request(
@@ -71,8 +75,8 @@ def snapshot(db_factory, world: World) -> tuple:
 
 # (state, handler, its arguments, the refusal a member gets)
 ADMIN_HANDLERS = [
-    (PartnersAdminState, "show_status", lambda w: (programme.PENDING,), DENIED),
-    (PartnersAdminState, "set_status", lambda w: (w.partner_id, programme.APPROVED), DENIED),
+    (PartnersAdminState, "show_status", lambda w: (PartnerStatus.PENDING,), DENIED),
+    (PartnersAdminState, "set_status", lambda w: (w.partner_id, PartnerStatus.APPROVED), DENIED),
     (PartnersAdminState, "set_tier", lambda w: (w.partner_id, "elite"), DENIED),
     (PayoutsAdminState, "mark_paid", lambda w: (w.partner_id,), DENIED),
     (VerificationAdminState, "approve", lambda w: (w.request_id,), REQUIRED),
@@ -132,11 +136,11 @@ def test_an_admin_filters_approves_and_sets_a_tier(db_factory, world):
     assert [(row.display_name, row.status, row.commission) for row in state.partners] == [
         ("Pending Partner", "pending", "15%")
     ]
-    call(state, "show_status", programme.APPROVED)
+    call(state, "show_status", PartnerStatus.APPROVED)
     assert state.partners == []
 
     call(state, "show_status", "all")
-    reply = call(state, "set_status", world.partner_id, programme.APPROVED)
+    reply = call(state, "set_status", world.partner_id, PartnerStatus.APPROVED)
     assert reply.toasts == [("success", messages.PARTNER_STATUS_CHANGED.format(status="approved"))]
     assert reply.toasts[0][1] == "Partner approved"
     reply = call(state, "set_tier", world.partner_id, "pro")
@@ -144,7 +148,7 @@ def test_an_admin_filters_approves_and_sets_a_tier(db_factory, world):
     assert [(row.status, row.tier, row.commission) for row in state.partners] == [
         ("approved", "pro", "20%")
     ]
-    reply = call(state, "set_status", world.partner_id, programme.APPROVED)
+    reply = call(state, "set_status", world.partner_id, PartnerStatus.APPROVED)
     assert reply.toasts == [
         ("error", messages.PARTNER_TRANSITION_REFUSED.format(current="approved", status="approved"))
     ]

@@ -17,7 +17,7 @@ from sqlmodel import select
 from prettyscore.accounts.models import AuthSession, Profile, RefreshToken, User
 from prettyscore.core import messages
 from prettyscore.partners import service as partners
-from prettyscore.partners.programme import APPROVED
+from prettyscore.partners.models import PartnerStatus
 from tests.helpers.auth_api import (  # noqa: F401  (fixtures)
     PASSWORD,
     V2024,
@@ -120,7 +120,7 @@ def test_signing_up_twice_is_user_already_exists_and_keeps_the_first_password(ap
 def test_sign_up_with_a_partners_referral_cookie_credits_the_partner(api, db, new_email):
     partner_user = sign_up(api, new_email())["user"]
     account = partners.apply(db, uuid.UUID(partner_user["id"]), "Anna", "ANNA")
-    account.status = APPROVED
+    account.status = PartnerStatus.APPROVED
     db.add(account)
     db.commit()
 

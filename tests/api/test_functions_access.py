@@ -17,8 +17,7 @@ from prettyscore.api.bearer import INSUFFICIENT_AAL, MISSING_TOKEN
 from prettyscore.core import messages
 from prettyscore.partners import admin_service as partner_admin
 from prettyscore.partners import service as partners
-from prettyscore.partners.models import PartnerAccount
-from prettyscore.partners.programme import APPROVED
+from prettyscore.partners.models import PartnerAccount, PartnerStatus
 from tests.api.functions_support import astronaut_jpeg, call, data_url, new_member, stored_photo
 
 SIXTY_DAYS = 60 * 24 * 60 * 60
@@ -125,7 +124,7 @@ def partner(db, code: str, *, approve: bool) -> PartnerAccount:
     if approve:
         admin = new_member(db, "admin")
         accounts.grant_role(db, admin.email)
-        partner_admin.set_partner_status(db, admin.id, account.id, APPROVED)
+        partner_admin.set_partner_status(db, admin.id, account.id, PartnerStatus.APPROVED)
     db.commit()
     return account
 

@@ -15,14 +15,10 @@ from prettyscore.billing.checkout import format_amount
 from prettyscore.core import messages
 from prettyscore.core.constants import PREMIUM_MONTHLY_CENTS
 from prettyscore.partners import service as partners
-from prettyscore.partners.models import PartnerConversion
+from prettyscore.partners.models import ConversionStatus, PartnerConversion, PartnerStatus
 from prettyscore.partners.programme import (
-    APPROVED,
-    PAID,
-    PENDING,
     PRO,
     STARTER,
-    UNPAID,
     commission_cents,
     share_cents,
 )
@@ -61,7 +57,7 @@ def approve_on_pro(admin, base: str, code: str) -> str:
     """As an admin on /admin/partners: approve the pending partner with ``code`` and put
     them on Pro; the partner's id, as the table holds it."""
     open_page(admin, f"{base}/admin/partners")
-    admin.get_by_role("button", name=messages.PARTNER_STATUS_LABELS[PENDING]).click()
+    admin.get_by_role("button", name=messages.PARTNER_STATUS_LABELS[PartnerStatus.PENDING]).click()
     row = admin.locator(f'[data-testid="partner-row"][data-code="{code}"]')
     expect(row.get_by_test_id("status-badge")).to_have_text("Pending")
     partner_id = row.get_attribute("data-partner-id")
@@ -83,7 +79,9 @@ def others_owed(app_server, partner_id: str) -> bool:
     """Whether partners other than this one still have unpaid conversions (other browser
     tests on this server may leave some)."""
     with with_app_database(app_server) as db:
-        query = select(PartnerConversion.partner_id).where(PartnerConversion.status == UNPAID)
+        query = select(PartnerConversion.partner_id).where(
+            PartnerConversion.status == ConversionStatus.UNPAID
+        )
         return any(str(owner) != partner_id for owner in db.exec(query).all())
 
 
@@ -128,7 +126,9 @@ def test_a_referred_subscription_earns_a_pro_partner_commission_that_is_paid_out
     expect(portal.get_by_test_id("partner-earned")).to_have_text(commission)
     conversion = portal.get_by_test_id("conversion-row")
     expect(conversion).to_have_count(1)
-    expect(conversion.get_by_role("cell")).to_have_text([DATE, price, commission, STATUS[UNPAID]])
+    expect(conversion.get_by_role("cell")).to_have_text(
+        [DATE, price, commission, STATUS[ConversionStatus.UNPAID]]
+    )
 
     # The admin pays the partner what they are owed.
     open_page(admin, f"{base}/admin/payouts")
@@ -144,7 +144,7 @@ def test_a_referred_subscription_earns_a_pro_partner_commission_that_is_paid_out
 
     # The partner sees the conversion paid; nothing is left to pay them.
     open_page(page, f"{base}/partners/portal")
-    expect(conversion.get_by_role("cell").last).to_have_text(STATUS[PAID])
+    expect(conversion.get_by_role("cell").last).to_have_text(STATUS[ConversionStatus.PAID])
     open_page(admin, f"{base}/admin/payouts")
     expect(admin.get_by_test_id("payout-row").filter(has_text=code)).to_have_count(1)
     expect(owed).to_have_count(0)
@@ -158,7 +158,7 @@ def approve_partner(app_server, address: str, code: str, promo: str = "") -> Non
     walked through above)."""
     with with_app_database(app_server) as db:
         account = partners.apply(db, member_id(db, address), f"Partner {code}", code, promo)
-        account.status = APPROVED
+        account.status = PartnerStatus.APPROVED
 
 
 def test_a_promo_code_at_checkout_credits_the_partner_and_pays_the_second_tier(
@@ -215,7 +215,9 @@ def test_a_promo_code_at_checkout_credits_the_partner_and_pays_the_second_tier(
     expect(portal.get_by_test_id("partner-conversions")).to_have_text("1")
     expect(portal.get_by_test_id("partner-earned")).to_have_text(first_tier)
     row = portal.get_by_test_id("conversion-row")
-    expect(row.get_by_role("cell")).to_have_text([DATE, price, first_tier, STATUS[UNPAID]])
+    expect(row.get_by_role("cell")).to_have_text(
+        [DATE, price, first_tier, STATUS[ConversionStatus.UNPAID]]
+    )
 
     # ANNA earns the second tier on PAULA's sale, and sees it as such.
     open_page(page, f"{base}/partners/portal")

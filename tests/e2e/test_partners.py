@@ -14,8 +14,8 @@ from sqlmodel import select
 
 from prettyscore.accounts.models import Profile, User
 from prettyscore.core import messages
-from prettyscore.partners.models import PartnerAccount
-from prettyscore.partners.programme import APPROVED, TIERS
+from prettyscore.partners.models import PartnerAccount, PartnerStatus
+from prettyscore.partners.programme import TIERS
 from tests.e2e.flows import (
     affiliate_cookies,
     fill_partner_application,
@@ -52,7 +52,10 @@ def test_a_visitor_reads_the_programme_and_the_leaderboard(page, app_server):
 
     with with_app_database(app_server) as db:
         nobody_approved = (
-            db.exec(select(PartnerAccount).where(PartnerAccount.status == APPROVED)).first() is None
+            db.exec(
+                select(PartnerAccount).where(PartnerAccount.status == PartnerStatus.APPROVED)
+            ).first()
+            is None
         )
     page.get_by_role("link", name=messages.PARTNERS_VIEW_LEADERBOARD).first.click()
     wait_for_path(page, "/partners/leaderboard")
@@ -70,7 +73,7 @@ def test_a_visitor_reads_the_programme_and_the_leaderboard(page, app_server):
                     user_id=visitor,
                     display_name=name,
                     code=unique_code("TOP"),
-                    status=APPROVED,
+                    status=PartnerStatus.APPROVED,
                     tier="elite" if index == 11 else "pro",
                     commission_percent=30 if index == 11 else 20,
                     total_earned=2_000_000_000 + index * 100,  # $20M: above any real partner
@@ -142,7 +145,7 @@ def test_a_member_applies_is_pending_then_earns_from_a_referral(page, new_contex
         account = db.exec(select(PartnerAccount).where(PartnerAccount.code == code)).one()
         assert account.user_id == member_id(db, partner_email)
         assert account.total_clicks == 0
-        account.status = APPROVED
+        account.status = PartnerStatus.APPROVED
         db.add(account)
 
     visitor.goto(f"{base}/r/{code.lower()}")

@@ -18,15 +18,16 @@ from prettyscore.accounts.models import User
 from prettyscore.billing import checkout, fulfilment, refunds, webhooks
 from prettyscore.billing.models import CheckoutSession
 from prettyscore.partners import commissions, referrals
-from prettyscore.partners.models import PartnerAccount, PartnerConversion
+from prettyscore.partners.models import (
+    ConversionStatus,
+    PartnerAccount,
+    PartnerConversion,
+    PartnerStatus,
+)
 from prettyscore.partners.programme import (
     ELITE,
-    PAID,
     PRO,
-    REVERSED,
     STARTER,
-    SUSPENDED,
-    UNPAID,
     commission_cents,
 )
 from tests.helpers import stripe_events
@@ -102,8 +103,8 @@ def test_commission_at_each_tier(db, make_partner, tier, premium, contact_fee):
     pay(db, buyer, CONTACT, 95_000)  # rank 2's fee, $950
     rows = conversions(db)
     assert [(row.amount, row.commission, row.status) for row in rows] == [
-        (999, premium, UNPAID),
-        (95_000, contact_fee, UNPAID),
+        (999, premium, ConversionStatus.UNPAID),
+        (95_000, contact_fee, ConversionStatus.UNPAID),
     ]
     assert {row.partner_id for row in rows} == {partner.id}
     assert totals(db, partner) == (2, premium + contact_fee)
@@ -141,7 +142,7 @@ def test_members_nobody_referred_earn_nobody_anything(db, make_partner):
 def test_a_suspended_partner_earns_nothing_on_new_payments(db, make_partner):
     partner = make_partner("ANNA")
     buyer = referred_member(db, partner)
-    partner.status = SUSPENDED
+    partner.status = PartnerStatus.SUSPENDED
     db.add(partner)
     db.commit()
     pay(db, buyer, CONTACT, 10_000)
@@ -257,8 +258,8 @@ def test_a_refund_reverses_an_unpaid_conversion_once(db, db_factory, make_partne
     refund = stripe_events.charge_refunded(refunded.payment_intent_id, 50_000)
     assert deliver(db_factory, refund, refund) == [True, False]
     rows = {row.payment_ref: row for row in conversions(db)}
-    assert rows[refunded.payment_intent_id].status == REVERSED
-    assert rows[kept.payment_intent_id].status == UNPAID
+    assert rows[refunded.payment_intent_id].status == ConversionStatus.REVERSED
+    assert rows[kept.payment_intent_id].status == ConversionStatus.UNPAID
     assert totals(db, partner) == (1, 2_000)
 
 
@@ -267,11 +268,11 @@ def test_a_refund_after_the_payout_leaves_the_paid_conversion(db, make_partner):
     buyer = referred_member(db, partner)
     payment = pay(db, buyer, CONTACT, 10_000)
     conversion = conversions(db)[0]
-    conversion.status = PAID  # the admin marked the partner paid
+    conversion.status = ConversionStatus.PAID  # the admin marked the partner paid
     db.add(conversion)
     db.commit()
 
     refunds.refund_payment(db, payment)  # the built-in test refund, as a declined request
     db.commit()
-    assert [row.status for row in conversions(db)] == [PAID]
+    assert [row.status for row in conversions(db)] == [ConversionStatus.PAID]
     assert totals(db, partner) == (1, 1_500)

@@ -20,8 +20,7 @@ from prettyscore.core.db import get_engine
 from prettyscore.core.settings import get_settings
 from prettyscore.partners import referrals
 from prettyscore.partners.api import partner_routes
-from prettyscore.partners.models import PartnerAccount
-from prettyscore.partners.programme import PENDING, SUSPENDED
+from prettyscore.partners.models import PartnerAccount, PartnerStatus
 
 SIXTY_DAYS = 60 * 24 * 60 * 60
 
@@ -47,7 +46,7 @@ def test_an_approved_partners_code_counts_a_click(db, make_partner):
     assert clicks(db, anna) == 2
 
 
-@pytest.mark.parametrize("status", [PENDING, SUSPENDED])
+@pytest.mark.parametrize("status", [PartnerStatus.PENDING, PartnerStatus.SUSPENDED])
 def test_a_pending_or_suspended_partner_gets_no_click(db, make_partner, status):
     partner = make_partner("WAIT", status=status)
     assert referrals.track_referral(db, "WAIT") is None
@@ -138,7 +137,7 @@ def test_the_link_counts_sets_the_60_day_cookie_and_goes_home(db, make_partner, 
 
 @pytest.mark.parametrize("path", ["/r/NOBODY", "/r/WAIT", "/r/%3Cscript%3E"])
 def test_other_codes_just_go_home_without_a_cookie(db, make_partner, link_client, path):
-    make_partner("WAIT", status=PENDING)
+    make_partner("WAIT", status=PartnerStatus.PENDING)
     response = link_client.get(path)
     assert (response.status_code, response.headers["location"]) == (302, "/")
     assert "set-cookie" not in response.headers
@@ -173,7 +172,8 @@ def test_signing_up_with_the_cookie_credits_the_partner(db, make_partner):
 
 
 @pytest.mark.parametrize(
-    ("code", "status"), [(None, "approved"), ("NOBODY", "approved"), ("ANNA", PENDING)]
+    ("code", "status"),
+    [(None, "approved"), ("NOBODY", "approved"), ("ANNA", PartnerStatus.PENDING)],
 )
 def test_no_credit_without_an_approved_partners_code(db, make_partner, code, status):
     make_partner("ANNA", status=status)

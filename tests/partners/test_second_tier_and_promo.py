@@ -29,8 +29,12 @@ from prettyscore.contact.models import ContactRequest
 from prettyscore.core import messages
 from prettyscore.core.errors import ValidationFailed
 from prettyscore.partners import referrals, service
-from prettyscore.partners.models import PartnerAccount, PartnerConversion
-from prettyscore.partners.programme import APPROVED, PENDING, REVERSED, SUSPENDED, UNPAID
+from prettyscore.partners.models import (
+    ConversionStatus,
+    PartnerAccount,
+    PartnerConversion,
+    PartnerStatus,
+)
 from tests.contact.test_service import GOOD_MESSAGE, listed_photo
 from tests.helpers import stripe_events
 
@@ -47,7 +51,7 @@ def sign_up(db, code: str | None = None) -> User:
 
 
 def become_partner(
-    db, member: User, code: str, promo: str = "", status: str = APPROVED
+    db, member: User, code: str, promo: str = "", status: str = PartnerStatus.APPROVED
 ) -> PartnerAccount:
     """``member`` applies with ``code`` (and ``promo``) and the admin sets ``status``."""
     account = service.apply(db, member.id, f"Partner {code}", code, promo)
@@ -119,8 +123,8 @@ def test_the_partner_who_referred_a_partner_earns_the_second_tier_once(db, db_fa
 
     assert results == [True, False, False]
     assert conversions(db) == [
-        (bob.id, 1, 20_000, 3_000, UNPAID),  # BOB's own 15%
-        (anna.id, SECOND, 20_000, 1_000, UNPAID),  # ANNA's 5% of BOB's sale
+        (bob.id, 1, 20_000, 3_000, ConversionStatus.UNPAID),  # BOB's own 15%
+        (anna.id, SECOND, 20_000, 1_000, ConversionStatus.UNPAID),  # ANNA's 5% of BOB's sale
     ]
     assert totals(db, bob) == (1, 3_000)
     assert totals(db, anna) == (0, 1_000)  # not her own conversion, but her earnings
@@ -131,8 +135,8 @@ def test_the_second_tier_rate_is_the_setting(db, app_settings):
     anna, bob, buyer = chain(db)
     pay(db, buyer, KIND_SUBSCRIPTION)  # $9.99
     assert conversions(db) == [
-        (bob.id, 1, 999, 150, UNPAID),
-        (anna.id, SECOND, 999, 80, UNPAID),  # $0.7992 rounds half up to $0.80
+        (bob.id, 1, 999, 150, ConversionStatus.UNPAID),
+        (anna.id, SECOND, 999, 80, ConversionStatus.UNPAID),  # $0.7992 rounds half up to $0.80
     ]
 
 
@@ -140,7 +144,7 @@ def test_the_default_second_tier_rate_is_five_percent(db):
     anna, _, buyer = chain(db)
     pay(db, buyer, KIND_PERSONALITY_ANALYSIS)  # $4.99
     assert [row for row in conversions(db) if row[1] == SECOND] == [
-        (anna.id, SECOND, 499, 25, UNPAID)  # $0.2495
+        (anna.id, SECOND, 499, 25, ConversionStatus.UNPAID)  # $0.2495
     ]
 
 
@@ -156,7 +160,7 @@ def test_a_chain_of_one_level_pays_only_the_first_tier(db):
     anna = become_partner(db, sign_up(db), "ANNA")  # nobody referred ANNA
     buyer = sign_up(db, "ANNA")
     pay(db, buyer, KIND_CONTACT_REQUEST, 10_000)
-    assert conversions(db) == [(anna.id, 1, 10_000, 1_500, UNPAID)]
+    assert conversions(db) == [(anna.id, 1, 10_000, 1_500, ConversionStatus.UNPAID)]
 
 
 def test_two_tiers_and_never_a_third(db):
@@ -170,7 +174,7 @@ def test_two_tiers_and_never_a_third(db):
 
 def test_a_suspended_referrer_earns_no_second_tier(db):
     anna, bob, buyer = chain(db)
-    anna.status = SUSPENDED
+    anna.status = PartnerStatus.SUSPENDED
     db.add(anna)
     db.commit()
     pay(db, buyer, KIND_CONTACT_REQUEST, 10_000)
@@ -183,8 +187,8 @@ def test_a_refund_reverses_both_tiers(db):
     refunds.refund_payment(db, payment)
     db.commit()
     assert [(row[0], row[4]) for row in conversions(db)] == [
-        (bob.id, REVERSED),
-        (anna.id, REVERSED),
+        (bob.id, ConversionStatus.REVERSED),
+        (anna.id, ConversionStatus.REVERSED),
     ]
     assert totals(db, bob) == (0, 0)
     assert totals(db, anna) == (0, 0)
@@ -209,7 +213,7 @@ def test_a_promo_code_credits_its_partner_like_the_referral_link(db):
     payment = pay(db, buyer, KIND_CONTACT_REQUEST, 10_000, promo="  summer26 ")
 
     assert payment.promo_code == "SUMMER26"
-    assert conversions(db) == [(promoter.id, 1, 10_000, 1_500, UNPAID)]
+    assert conversions(db) == [(promoter.id, 1, 10_000, 1_500, ConversionStatus.UNPAID)]
     assert totals(db, promoter) == (1, 1_500)
     # As after the referral link, the member is now the partner's: their next payment
     # (with no code) earns the partner commission too.
@@ -239,8 +243,8 @@ def test_the_code_typed_wins_over_the_referral_for_that_payment(db):
 
 @pytest.mark.parametrize("typed", ["NOSUCHCODE", "PENDING1", "SUSPENDED1"])
 def test_an_unknown_code_starts_no_checkout_and_saves_nothing(db, db_factory, typed):
-    become_partner(db, sign_up(db), "PEND", promo="PENDING1", status=PENDING)
-    become_partner(db, sign_up(db), "SUSP", promo="SUSPENDED1", status=SUSPENDED)
+    become_partner(db, sign_up(db), "PEND", promo="PENDING1", status=PartnerStatus.PENDING)
+    become_partner(db, sign_up(db), "SUSP", promo="SUSPENDED1", status=PartnerStatus.SUSPENDED)
     buyer = sign_up(db)
     photo = listed_photo(db, sign_up(db), 9.1)
 
@@ -330,4 +334,4 @@ def test_with_stripe_the_code_travels_in_the_checkouts_metadata(db, db_factory, 
         session_id, buyer.id, subscription="sub_promo", invoice="in_promo"
     )
     assert webhooks.receive_event(completed, db_scope=db_factory) is True
-    assert conversions(db) == [(paula.id, 1, 999, 150, UNPAID)]
+    assert conversions(db) == [(paula.id, 1, 999, 150, ConversionStatus.UNPAID)]

@@ -16,8 +16,7 @@ from prettyscore.core import messages
 from prettyscore.core.errors import Conflict, ValidationFailed
 from prettyscore.core.model_types import utcnow
 from prettyscore.partners import service
-from prettyscore.partners.models import PartnerAccount, PartnerConversion
-from prettyscore.partners.programme import PENDING, SUSPENDED
+from prettyscore.partners.models import PartnerAccount, PartnerConversion, PartnerStatus
 
 
 def accounts(db) -> list[PartnerAccount]:
@@ -82,7 +81,11 @@ def test_a_new_account_is_pending_at_starter_with_its_promo_code_upper_case(db, 
     db.commit()
     stored = db.get(PartnerAccount, account.id)
     assert (stored.user_id, stored.display_name, stored.code) == (member.id, "Anna Lee", "ANNA")
-    assert (stored.promo_code, stored.status, stored.tier) == ("SUMMER10", PENDING, "starter")
+    assert (stored.promo_code, stored.status, stored.tier) == (
+        "SUMMER10",
+        PartnerStatus.PENDING,
+        "starter",
+    )
     assert stored.commission_percent == 15
     assert (stored.total_clicks, stored.total_conversions, stored.total_earned) == (0, 0, 0)
 
@@ -209,7 +212,7 @@ def test_two_tabs_of_one_member_applying_at_once_make_one_account(db_factory, ma
 # Reading partner data
 # ---------------------------------------------------------------------------
 def test_partners_are_found_by_member_code_and_ids(db, make_member, make_partner):
-    anna, bob = make_partner("ANNA"), make_partner("BOB", status=PENDING)
+    anna, bob = make_partner("ANNA"), make_partner("BOB", status=PartnerStatus.PENDING)
     assert service.partner_of(db, anna.user_id).id == anna.id
     assert service.partner_of(db, make_member().id) is None
     assert service.partner_by_code(db, "anna").id == anna.id
@@ -246,8 +249,8 @@ def test_the_leaderboard_lists_the_10_approved_partners_who_earned_most(db, make
         partner.total_earned = index * 1000
         db.add(partner)
         earned[partner.code] = partner.total_earned
-    pending = make_partner("WAITING", status=PENDING)
-    suspended = make_partner("GONE", status=SUSPENDED)
+    pending = make_partner("WAITING", status=PartnerStatus.PENDING)
+    suspended = make_partner("GONE", status=PartnerStatus.SUSPENDED)
     for other in (pending, suspended):
         other.total_earned = 1_000_000
         db.add(other)
@@ -261,5 +264,5 @@ def test_the_leaderboard_lists_the_10_approved_partners_who_earned_most(db, make
 
 
 def test_an_empty_leaderboard(db, make_partner):
-    make_partner("WAITING", status=PENDING)
+    make_partner("WAITING", status=PartnerStatus.PENDING)
     assert service.leaderboard(db) == []

@@ -29,8 +29,7 @@ from prettyscore.contact.models import ContactRequest
 from prettyscore.core.all_models import metadata
 from prettyscore.core.media import MediaOwner, MediaStore, media_url
 from prettyscore.core.model_types import utcnow
-from prettyscore.partners import programme
-from prettyscore.partners.models import PartnerAccount
+from prettyscore.partners.models import PartnerAccount, PartnerStatus
 from prettyscore.photos.models import Photo
 from prettyscore.verification import service as verification
 from prettyscore.video.models import VideoGeneration
@@ -155,7 +154,7 @@ def build_world(db: Session, store: MediaStore) -> World:
         user_id=actors["partner"].user_id,
         display_name="Approved Partner",
         code=uuid.uuid4().hex[:8].upper(),
-        status=programme.APPROVED,
+        status=PartnerStatus.APPROVED,
     )
     db.add(partner)
     photo = _photo(db, store, actors["member"], listed=False)

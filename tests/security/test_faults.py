@@ -39,8 +39,7 @@ from prettyscore.billing.models import CheckoutSession, PaymentEvent, Subscripti
 from prettyscore.core import constants
 from prettyscore.core.media import MediaOwner, MediaStore, key_from_url, media_url
 from prettyscore.editing import service as editing
-from prettyscore.partners.models import PartnerAccount, PartnerConversion
-from prettyscore.partners.programme import APPROVED
+from prettyscore.partners.models import PartnerAccount, PartnerConversion, PartnerStatus
 from prettyscore.photos import housekeeping
 from prettyscore.photos.models import Photo, PhotoEditStep
 from prettyscore.scoring.service import ScoreResult
@@ -329,7 +328,10 @@ def referred_checkout(db: Session) -> tuple[uuid.UUID, CheckoutSession, PartnerA
     """A member referred by an approved partner, with an open Premium checkout."""
     payer, partner_user = make_member(db), make_member(db)
     partner = PartnerAccount(
-        user_id=partner_user, display_name="Partner", code=secrets.token_hex(4), status=APPROVED
+        user_id=partner_user,
+        display_name="Partner",
+        code=secrets.token_hex(4),
+        status=PartnerStatus.APPROVED,
     )
     db.add(partner)
     db.flush()

@@ -5,10 +5,9 @@ from __future__ import annotations
 
 import pytest
 
-from prettyscore.core import messages
+from prettyscore.core import messages, routes
 from prettyscore.verification import service
 from prettyscore.verification.state import (
-    PAGE_PATH,
     VIEW_FORM,
     VIEW_REQUEST,
     VIEW_VERIFIED,
@@ -36,7 +35,7 @@ def test_a_visitor_is_asked_to_sign_in_and_comes_back_here(app_database, handler
     args = (FORM,) if handler == "submit" else ()
     reply = call(as_user(VerificationState, None), handler, *args)
     assert reply.toasts == [("error", messages.SIGN_IN_TO_REQUEST_VERIFICATION)]
-    assert reply.redirects == [f"/auth?next={PAGE_PATH}"]
+    assert reply.redirects == [f"/auth?next={routes.REQUEST_VERIFICATION}"]
 
 
 def test_a_member_sends_the_form_once_and_then_sees_its_status(db_factory, someone):
