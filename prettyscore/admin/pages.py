@@ -26,12 +26,13 @@ from prettyscore.partners.models import PartnerStatus
 from prettyscore.ui.components import card, icon_button, link_button
 from prettyscore.ui.layout import page_layout
 from prettyscore.verification import service as verification
+from prettyscore.verification.models import VerificationStatus
 
 STATUS_COLOURS = {
     PartnerStatus.PENDING: "yellow",
     PartnerStatus.APPROVED: "green",
     PartnerStatus.SUSPENDED: "red",
-    verification.REJECTED: "red",
+    VerificationStatus.REJECTED: "red",
 }
 
 
@@ -415,7 +416,7 @@ def _request_card(row: rx.Var[RequestView]) -> rx.Component:
             _detail(messages.VERIFICATION_OTHER_SOCIAL_LABEL, row.other_social),
             _detail(messages.VERIFICATION_SUBMITTED_LABEL, row.submitted),
             _detail(messages.VERIFICATION_NOTES_LABEL, row.admin_notes),
-            rx.cond(row.status == verification.PENDING, _review_controls(row)),
+            rx.cond(row.status == VerificationStatus.PENDING, _review_controls(row)),
             spacing="2",
             width="100%",
         ),

@@ -25,6 +25,7 @@ from prettyscore.partners import admin_service as partners
 from prettyscore.partners import programme
 from prettyscore.ui.guarded import guarded
 from prettyscore.verification import service as verification
+from prettyscore.verification.models import VerificationStatus
 
 FILTER_ALL = "all"
 PARTNER_FILTERS: tuple[tuple[str, str], ...] = (
@@ -337,7 +338,7 @@ class VerificationAdminState(AuthState):
         self.notes = {
             row.id: self.notes.get(row.id, "")
             for row in self.requests
-            if row.status == verification.PENDING
+            if row.status == VerificationStatus.PENDING
         }
         self.loaded = True
         return None
