@@ -10,7 +10,6 @@ from __future__ import annotations
 
 import asyncio
 import dataclasses
-import logging
 import secrets
 
 import reflex as rx
@@ -22,8 +21,7 @@ from prettyscore.dashboard import service
 from prettyscore.personality.service import PARAGRAPH_BREAK, report_path
 from prettyscore.photos.state import PhotosState
 from prettyscore.scoring.tiers import score_text
-
-log = logging.getLogger(__name__)
+from prettyscore.ui.guarded import guarded
 
 TABS = ("overview", "photos", "personality", "premium")
 RECHECK_SECONDS = 30
@@ -116,11 +114,10 @@ class DashboardState(PhotosState):
                 )
                 if self._watch != watch or not on_dashboard or not self.signed_in:
                     return
-                try:
+                # A background refresh: a failure is logged, and the next round tries again.
+                with guarded("Rechecking the subscription", fallback=None, refusals=False):
                     user = await self._current_user()
                     if user is None:
                         return
                     await self._refresh(user.id)
                     await (await self.get_state(PremiumState))._load_plan()
-                except Exception:
-                    log.exception("Rechecking the subscription failed")

@@ -8,7 +8,6 @@ versions (media keys) live in backend-only vars and never come from the browser.
 
 from __future__ import annotations
 
-import logging
 import time
 
 import reflex as rx
@@ -31,8 +30,7 @@ from prettyscore.editor.service import Version, VersionHistory
 from prettyscore.scoring import service as scoring
 from prettyscore.scoring.state import ScoreState
 from prettyscore.ui import ai_edit
-
-log = logging.getLogger(__name__)
+from prettyscore.ui.guarded import guarded
 
 EDITOR_UPLOAD_ID = "editor_upload"
 
@@ -184,14 +182,11 @@ class EditorState(AuthState):
             return None  # the picker refused the file and said why (reject_drop)
         data = await files[0].read(constants.MAX_UPLOAD_BYTES + 1)
         owner = (await self._owners())[0]
-        try:
+        with guarded("Reading an editor upload", messages.FAILED_TO_READ_IMAGE) as call:
             key = await photo_work(scoring.stage_photo, media_store(), owner, data)
             width = await photo_work(service.image_width, media_store(), key)
-        except DomainError as error:
-            return rx.toast.error(error.message)
-        except Exception:
-            log.exception("Reading an editor upload failed")
-            return rx.toast.error(messages.FAILED_TO_READ_IMAGE)
+        if call.failed:
+            return call.toast
         self._start(Version(key, made_here=True, width=width), source=f"upload:{key}")
         return reset_sliders()
 
@@ -225,17 +220,14 @@ class EditorState(AuthState):
     async def apply_sliders(self, adjustments: dict):
         """'Apply': the sliders become a version of their own, and go back to default."""
         changes = Adjustments.clamped(adjustments)
-        try:
+        with guarded("Applying the sliders", messages.FAILED_TO_EDIT_PHOTO) as call:
             key = await self._current_key()
             if key is None:
                 return rx.toast.error(messages.PLEASE_UPLOAD_IMAGE_FIRST)
             owner = (await self._owners())[0]
             baked = await photo_work(service.bake, media_store(), key, changes, owner)
-        except DomainError as error:
-            return rx.toast.error(error.message)
-        except Exception:
-            log.exception("Applying the sliders failed")
-            return rx.toast.error(messages.FAILED_TO_EDIT_PHOTO)
+        if call.failed:
+            return call.toast
         if baked:
             self._add_version(Version(baked, changes.describe(), True, self.image_width))
         return reset_sliders()
@@ -276,7 +268,7 @@ class EditorState(AuthState):
                 ),
             }
             self.editing = True
-        try:
+        with guarded("An AI edit in the editor", ai_edit.failure_text("edit")) as call:
             edited = await photo_work(
                 service.edit_with_adjustments,
                 session_scope,
@@ -286,16 +278,12 @@ class EditorState(AuthState):
                 prompt=prompt,
                 **request,
             )
-        except DomainError as error:
+        if call.failed:
             async with self:
                 self.editing = False
-                await self._load_allowance()
-            return rx.toast.error(error.message)
-        except Exception:
-            log.exception("An AI edit in the editor failed")
-            async with self:
-                self.editing = False
-            return rx.toast.error(ai_edit.failure_text("edit"))
+                if call.refusal is not None:  # refused: the allowance as the server has it
+                    await self._load_allowance()
+            return call.toast
         async with self:
             return self._show_edit(edited, changes, prompt)
 
@@ -312,17 +300,18 @@ class EditorState(AuthState):
     # -- download ------------------------------------------------------------------
     @rx.event
     async def download(self, adjustments: dict):
-        """The shown version with the sliders applied, as edited-photo-{ms}.png."""
+        """The shown version with the sliders applied, as edited-photo-{ms}.png; any
+        failure, a refusal included, reads 'Failed to download photo.'."""
         changes = Adjustments.clamped(dict(adjustments or {}))
-        try:
+        failed = messages.FAILED_TO_DOWNLOAD_PHOTO_DOT
+        with guarded("Preparing an editor download", failed, refusals=False) as call:
             key = await self._current_key()
             if key is None:
                 return rx.toast.error(messages.NO_EDITED_IMAGE_TO_DOWNLOAD)
             owner = (await self._owners())[0]
             png_key = await photo_work(service.export_png, media_store(), key, changes, owner)
-        except Exception:
-            log.exception("Preparing an editor download failed")
-            return rx.toast.error(messages.FAILED_TO_DOWNLOAD_PHOTO_DOT)
+        if call.failed:
+            return call.toast
         stamp = int(time.time() * 1000)
         return [
             rx.download(url=media_url(png_key), filename=f"edited-photo-{stamp}.png"),
@@ -355,7 +344,7 @@ class EditorState(AuthState):
             owner = (await self._owners())[0]
             self.saving = True
         baked = None
-        try:
+        with guarded("Saving from the editor", messages.FAILED_TO_SAVE_PHOTO) as call:
             baked = await photo_work(service.bake, media_store(), key, changes, owner)
             async with self:
                 if baked:
@@ -372,15 +361,13 @@ class EditorState(AuthState):
                 final_key=baked or key,
                 prompt=history.last_prompt() or changes.describe(),
             )
-        except DomainError as error:
+        if call.failed:
             async with self:
                 self.saving = False
-            return [rx.toast.error(error.message), *(reset_sliders() if baked else [])]
-        except Exception:
-            log.exception("Saving from the editor failed")
-            async with self:
-                self.saving = False
-            return rx.toast.error(messages.FAILED_TO_SAVE_PHOTO)
+            if call.refusal is None:
+                return call.toast
+            # A refusal, like a success, puts the sliders back once they were baked in.
+            return [call.toast, *(reset_sliders() if baked else [])]
         async with self:
             self._show_saved(saved)
         return [rx.toast.success(messages.PHOTO_SAVED), *(reset_sliders() if baked else [])]

@@ -7,8 +7,6 @@ dialog shows; the images, the undo stack and the free-edit count live in the dat
 
 from __future__ import annotations
 
-import logging
-
 import reflex as rx
 
 from prettyscore.core import constants, messages
@@ -23,11 +21,20 @@ from prettyscore.photos.history import EditedPhoto
 from prettyscore.photos.state import PhotoCard, PhotosState, photo_card
 from prettyscore.scoring.state import ScoreState, hd_download
 from prettyscore.ui import ai_edit
-
-log = logging.getLogger(__name__)
+from prettyscore.ui.guarded import guarded
 
 PROMPT_VIEW = "prompt"  # the tabs, presets and custom prompt
 EDITED_VIEW = "edited"  # after an edit: Download, Undo, Redo, Edit Again, ...
+
+
+async def _edit(prompt: str, kind: str, request: dict) -> EditedPhoto:
+    """One edit on the photo pool: Redo repeats the photo's last prompt, any other kind
+    runs ``prompt``."""
+    if kind == "redo":
+        return await photo_work(history.redo_edit, session_scope, media_store(), **request)
+    return await photo_work(
+        history.edit_saved_photo, session_scope, media_store(), prompt=prompt, **request
+    )
 
 
 class PhotoEditorState(PhotosState):
@@ -99,20 +106,10 @@ class PhotoEditorState(PhotosState):
                 return self._sign_in_redirect()
             self.editing = True
             request = {"user_id": user.id, "photo_id": self.selected.id}
-        try:
-            if kind == "redo":
-                edited = await photo_work(
-                    history.redo_edit, session_scope, media_store(), **request
-                )
-            else:
-                edited = await photo_work(
-                    history.edit_saved_photo, session_scope, media_store(), prompt=prompt, **request
-                )
-        except DomainError as error:
-            return await self._edit_failed(error.message)
-        except Exception:
-            log.exception("A dashboard edit failed")
-            return await self._edit_failed(ai_edit.failure_text(kind))
+        with guarded("A dashboard edit", ai_edit.failure_text(kind)) as call:
+            edited = await _edit(prompt, kind, request)
+        if call.failed:
+            return await self._edit_failed(call.toast)
         card = photo_card(edited.photo)
         async with self:
             self._show(edited, card)
@@ -133,14 +130,14 @@ class PhotoEditorState(PhotosState):
         self.premium, self.free_edits_left = facts.premium, facts.free_edits_left
         self.undo_steps = facts.undo_steps
 
-    async def _edit_failed(self, text: str):
+    async def _edit_failed(self, toast):
         """Show the failure, and the counts as the server has them now."""
         async with self:
             self.editing = False
             user = await self._current_user()
             if user is not None and self.selected.id:
                 await self._load_facts(user.id)
-        return rx.toast.error(text)
+        return toast
 
     @rx.event
     async def undo(self):
@@ -148,15 +145,12 @@ class PhotoEditorState(PhotosState):
         user = await self._current_user()
         if user is None:
             return self._sign_in_redirect()
-        try:
+        with guarded("Undo", messages.FAILED_TO_UNDO_EDIT) as call:
             edited = await run_in_session(
                 history.undo_described, media_store(), user.id, self.selected.id
             )
-        except DomainError as error:
-            return rx.toast.error(error.message)
-        except Exception:
-            log.exception("Undo failed")
-            return rx.toast.error(messages.FAILED_TO_UNDO_EDIT)
+        if call.failed:
+            return call.toast
         self._show(edited, photo_card(edited.photo))
         return rx.toast.success(messages.UNDO_SUCCESSFUL)
 

@@ -11,7 +11,6 @@ analysis runs on a worker thread.
 from __future__ import annotations
 
 import asyncio
-import logging
 import time
 
 import reflex as rx
@@ -29,9 +28,8 @@ from prettyscore.scoring.body_service import FEATURES, RESULTS_ROUTES, UPLOAD_RO
 from prettyscore.scoring.kinds import BODY_KINDS
 from prettyscore.scoring.service import ScoreResult
 from prettyscore.scoring.state import ScoreState
+from prettyscore.ui.guarded import guarded
 from prettyscore.ui.upload_watch import UploadProgress
-
-log = logging.getLogger(__name__)
 
 GALLERY_UPLOAD_ID = "body_gallery"
 CAMERA_UPLOAD_ID = "body_camera"
@@ -131,7 +129,7 @@ class BodyScoreState(UploadProgress, AuthState):
         upload = files[0]
         data = await upload.read(constants.MAX_UPLOAD_BYTES + 1)
         owner = (await self.get_state(ScoreState))._visitor_owner()
-        try:
+        with guarded(f"Staging a {kind} photo", messages.FAILED_TO_READ_IMAGE) as call:
             key = await photo_work(
                 body_service.stage_body_photo,
                 media_store(),
@@ -140,11 +138,8 @@ class BodyScoreState(UploadProgress, AuthState):
                 name=upload.name,
                 content_type=upload.content_type,
             )
-        except DomainError as error:
-            return rx.toast.error(error.message)
-        except Exception:
-            log.exception("Staging a %s photo failed", kind)
-            return rx.toast.error(messages.FAILED_TO_READ_IMAGE)
+        if call.failed:
+            return call.toast
         self._forget_photo(kind)
         self._staged = {**self._staged, kind: key}
         self._set_navigation(kind, body_service.photo_navigation(key))
@@ -188,17 +183,14 @@ class BodyScoreState(UploadProgress, AuthState):
             )
         )
         await self._tick_checks(work)
-        try:
+        with guarded(f"Analysing a {kind} photo") as call:
             result = work.result()
-        except DomainError as error:
+        if call.failed:
             async with self:
                 self.analyzing, self.checks_done = False, 0
-                return self._locked_out(kind, error)
-        except Exception:
-            log.exception("Analysing a %s photo failed", kind)
-            async with self:
-                self.analyzing, self.checks_done = False, 0
-            return rx.toast.error(messages.UNEXPECTED_ERROR)
+                if call.refusal is None:
+                    return call.toast
+                return self._locked_out(kind, call.refusal)  # sign in, or the feature's gate
         async with self:
             self.analyzing = False
             if self._staged.get(kind) == key:
@@ -294,11 +286,12 @@ class BodyScoreState(UploadProgress, AuthState):
                 self._sign_in_redirect(RESULTS_ROUTES[kind]),
             ]
         result = ScoreResult.from_dict(navigation["result"])
-        try:
+        # 'Failed to save results' is the one failure text here, a refusal included.
+        failed = messages.FAILED_TO_SAVE_RESULTS
+        with guarded(f"Saving a {kind} result", failed, refusals=False) as call:
             await run_in_session(body_service.save_body_result, media_store(), user.id, result)
-        except Exception:
-            log.exception("Saving a %s result failed", kind)
-            return rx.toast.error(messages.FAILED_TO_SAVE_RESULTS)
+        if call.failed:
+            return call.toast
         self._set_navigation(kind, {**navigation, "saved": True})
         self.saved = True
         return rx.toast.success(messages.RESULTS_SAVED)
@@ -310,11 +303,11 @@ class BodyScoreState(UploadProgress, AuthState):
         if not navigation.get("result"):
             return rx.toast.error(messages.FAILED_TO_DOWNLOAD_RETRY)
         result = ScoreResult.from_dict(navigation["result"])
-        try:
+        failed = messages.FAILED_TO_DOWNLOAD_RETRY
+        with guarded(f"Rendering a {result.kind} result card", failed, refusals=False) as call:
             png = await photo_work(body_service.render_card, media_store(), result)
-        except Exception:
-            log.exception("Rendering a %s result card failed", result.kind)
-            return rx.toast.error(messages.FAILED_TO_DOWNLOAD_RETRY)
+        if call.failed:
+            return call.toast
         return [
             rx.download(data=png, filename=body_service.card_filename(result)),
             rx.toast.success(messages.RESULT_CARD_DOWNLOADED),

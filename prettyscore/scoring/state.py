@@ -10,7 +10,6 @@ from __future__ import annotations
 
 import asyncio
 import dataclasses
-import logging
 import secrets
 import time
 
@@ -30,10 +29,9 @@ from prettyscore.scoring import service as scoring
 from prettyscore.scoring.components import ExplanationNote, explanation_notes
 from prettyscore.scoring.service import ScoreResult
 from prettyscore.ui import ai_edit, early_photo
+from prettyscore.ui.guarded import guarded
 from prettyscore.ui.share import share_text
 from prettyscore.ui.upload_watch import UploadProgress
-
-log = logging.getLogger(__name__)
 
 HOME_UPLOAD_ID = "home_upload"
 UPLOAD_PAGE_ID = "upload_page"
@@ -62,12 +60,13 @@ def _render_card(result: ScoreResult) -> bytes:
 
 async def hd_download(image_key: str, owner: MediaOwner, score_text: str):
     """The upscaled photo downloaded as pretty-score-{score}-edited.png (a PNG copy in
-    this browser's folder), or 'Failed to download photo' (the edit itself is done)."""
-    try:
+    this browser's folder), or 'Failed to download photo' whatever went wrong (the edit
+    itself is done, so even a refusal here reads as a failed download)."""
+    failed = messages.FAILED_TO_DOWNLOAD_PHOTO
+    with guarded("Preparing the 4K download", failed, refusals=False) as call:
         png_key = await photo_work(editing.download_copy, media_store(), image_key, owner)
-    except Exception:
-        log.exception("Preparing the 4K download failed")
-        return rx.toast.error(messages.FAILED_TO_DOWNLOAD_PHOTO)
+    if call.failed:
+        return call.toast
     name = editing.photo_download_name(score_text)
     return rx.download(url=media_url(png_key), filename=name)
 
@@ -130,7 +129,7 @@ class ScoreState(UploadProgress, AuthState):
             return None
         upload = files[0]
         data = await upload.read(constants.MAX_UPLOAD_BYTES + 1)
-        try:
+        with guarded("Staging an upload", messages.FAILED_TO_READ_IMAGE) as call:
             key = await photo_work(
                 scoring.stage_photo,
                 media_store(),
@@ -139,11 +138,8 @@ class ScoreState(UploadProgress, AuthState):
                 name=upload.name,
                 content_type=upload.content_type,
             )
-        except DomainError as error:
-            return rx.toast.error(error.message)
-        except Exception:
-            log.exception("Staging an upload failed")
-            return rx.toast.error(messages.FAILED_TO_READ_IMAGE)
+        if call.failed:
+            return call.toast
         self._discard_staged()
         self._staged_key = key
         self.preview_url = media_url(key)
@@ -217,17 +213,12 @@ class ScoreState(UploadProgress, AuthState):
             key, self.analyzing, self.progress = self._staged_key, True, 3
         work = asyncio.create_task(photo_work(scoring.score_staged_photo, media_store(), key))
         await self._show_progress(work)
-        try:
+        with guarded("Analysis") as call:
             result = work.result()
-        except DomainError as error:
+        if call.failed:
             async with self:
                 self.analyzing, self.progress = False, 0
-            return rx.toast.error(error.message)
-        except Exception:
-            log.exception("Analysis failed")
-            async with self:
-                self.analyzing, self.progress = False, 0
-            return rx.toast.error(messages.UNEXPECTED_ERROR)
+            return call.toast
         async with self:
             self._show_result(result)
             self.analyzing, self.progress = False, 100
@@ -323,13 +314,14 @@ class ScoreState(UploadProgress, AuthState):
         user = await self._current_user()
         if user is None:
             return [rx.toast.info(messages.SIGN_IN_TO_SAVE), self._sign_in_redirect(routes.RESULTS)]
-        try:
+        # 'Failed to save photo' is the one failure text here, a refusal included.
+        failed = messages.FAILED_TO_SAVE_PHOTO
+        with guarded("Saving a result", failed, refusals=False) as call:
             await run_in_session(
                 photos_service.save_result, media_store(), user.id, result, listing=listing
             )
-        except Exception:
-            log.exception("Saving a result failed")
-            return rx.toast.error(messages.FAILED_TO_SAVE_PHOTO)
+        if call.failed:
+            return call.toast
         self.saved = True
         return rx.toast.success(success)
 
@@ -343,11 +335,11 @@ class ScoreState(UploadProgress, AuthState):
         result = self._current_result()
         if result is None:
             return rx.toast.error(messages.NO_PHOTO_TO_DOWNLOAD)
-        try:
+        failed = messages.FAILED_TO_DOWNLOAD_RETRY
+        with guarded("Rendering the result card", failed, refusals=False) as call:
             png = await photo_work(_render_card, result)
-        except Exception:
-            log.exception("Rendering the result card failed")
-            return rx.toast.error(messages.FAILED_TO_DOWNLOAD_RETRY)
+        if call.failed:
+            return call.toast
         return [
             rx.download(data=png, filename=f"pretty-score-{result.score_text}.png"),
             rx.toast.success(messages.RESULT_CARD_DOWNLOADED),
@@ -396,20 +388,16 @@ class ScoreState(UploadProgress, AuthState):
                 "media_owner": owner,
             }
             self.editing = True
-        try:
+        with guarded("An AI edit", ai_edit.failure_text(kind)) as call:
             outcome = await photo_work(
                 editing.edit_photo, session_scope, media_store(), prompt=prompt, **request
             )
-        except DomainError as error:
+        if call.failed:
             async with self:
                 self.editing = False
-                await self._load_allowance()
-            return rx.toast.error(error.message)
-        except Exception:
-            log.exception("An AI edit failed")
-            async with self:
-                self.editing = False
-            return rx.toast.error(ai_edit.failure_text(kind))
+                if call.refusal is not None:  # refused: the allowance as the server has it
+                    await self._load_allowance()
+            return call.toast
         async with self:
             self._apply_edit(outcome.image_key)
             self.editing, self.edit_prompt = False, ""
