@@ -364,9 +364,8 @@ class EditorState(AuthState):
         if call.failed:
             async with self:
                 self.saving = False
-            if call.refusal is None:
-                return call.toast
-            # A refusal, like a success, puts the sliders back once they were baked in.
+            # Once the sliders are baked into a version they go back to default, saved
+            # or not: left as they were, the preview would apply them twice.
             return [call.toast, *(reset_sliders() if baked else [])]
         async with self:
             self._show_saved(saved)
