@@ -30,7 +30,8 @@ from tests.e2e.flows import (
 )
 from tests.e2e.test_admin_partners import pending_partner
 
-pytestmark = pytest.mark.e2e
+# Layout is the browser's business: measured on the default server only.
+pytestmark = [pytest.mark.e2e, pytest.mark.one_server]
 
 #: Small phone, common phone, tablet (the sidebar's first width) and a laptop.
 WIDTHS = (360, 390, 768, 1280)
@@ -67,14 +68,6 @@ OVERFLOW_REPORT = """() => {
 }"""
 
 SETTLE = "() => new Promise((done) => requestAnimationFrame(() => requestAnimationFrame(done)))"
-
-
-@pytest.fixture(autouse=True)
-def one_server(app_server):
-    """Layout is the browser's business, the same whichever database and state manager
-    serve the page: measured on the default server only, to keep the suite short."""
-    if app_server.name == "postgres-redis":
-        pytest.skip("layout does not depend on the server: measured on sqlite-memory")
 
 
 def app_routes(app_server) -> list[str]:
