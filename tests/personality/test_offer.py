@@ -9,6 +9,7 @@ from sqlmodel import select
 
 from prettyscore.billing import checkout
 from prettyscore.billing.models import CheckoutSession, Subscription
+from prettyscore.core import routes
 from prettyscore.core.db import session_scope
 from prettyscore.core.model_types import utcnow
 from prettyscore.personality import service
@@ -47,7 +48,7 @@ def test_buying_from_the_offer_buys_the_latest_result(db, make_member):
 
     url = service.buy_latest_detailed(db, member)
     db.commit()
-    assert url.startswith(checkout.TEST_CHECKOUT_PATH)
+    assert url.startswith(routes.TEST_CHECKOUT)
     [detailed] = db.exec(select(PersonalityResult).where(PersonalityResult.quiz_type == DETAILED))
     assert (detailed.user_id, detailed.answers, detailed.paid) == (member.id, ALL_THIRD, False)
     assert detailed.personality_type == latest.personality_type
@@ -78,7 +79,7 @@ def test_the_offer_shows_the_latest_type_and_goes_to_the_checkout(
     reply = call(offer, "buy_offer")
     assert reply.toasts == []
     [url] = reply.redirects
-    assert url.startswith(checkout.TEST_CHECKOUT_PATH + "?session=")
+    assert url.startswith(routes.TEST_CHECKOUT + "?session=")
     with session_scope() as db:
         [payment] = db.exec(select(CheckoutSession)).all()
         assert payment.user_id == someone.user_id

@@ -12,7 +12,7 @@ from sqlmodel import select
 
 from prettyscore.billing import checkout, fulfilment, webhooks
 from prettyscore.billing.models import CheckoutSession, Subscription
-from prettyscore.core import messages
+from prettyscore.core import messages, routes
 from prettyscore.core.errors import NotFound, PermissionDenied, ValidationFailed
 from prettyscore.core.model_types import utcnow
 from prettyscore.dashboard import service as dashboard
@@ -44,7 +44,7 @@ def uses(db, member) -> int:
 
 
 def session_id(url: str) -> str:
-    assert url.startswith(checkout.TEST_CHECKOUT_PATH + "?session=")
+    assert url.startswith(routes.TEST_CHECKOUT + "?session=")
     return url.split("=", 1)[1]
 
 
