@@ -39,6 +39,9 @@ def load_corpus():
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--lfw", type=int, default=20, help="LFW faces in the tables (1-100)")
+    parser.add_argument(
+        "--lfw-from", type=int, default=0, help="first LFW face in the tables (held-out: 20)"
+    )
     arguments = parser.parse_args()
 
     os.environ["SCORING_ENGINE"] = "analysis"
@@ -57,7 +60,7 @@ def main() -> int:
 
     portraits = corpus.portraits()
     all_lfw = corpus.lfw_faces()
-    lfw = all_lfw[: arguments.lfw]
+    lfw = all_lfw[arguments.lfw_from : arguments.lfw_from + arguments.lfw]
     lfw_scores = corpus.baseline(analyse_face, all_lfw)
     portrait_scores = corpus.baseline(analyse_face, portraits)
     for name, score in portrait_scores.items():
@@ -66,7 +69,11 @@ def main() -> int:
 
     sets = (
         ("Portraits", portraits, portrait_scores),
-        (f"LFW faces (first {len(lfw)})", lfw, {p.name: lfw_scores[p.name] for p in lfw}),
+        (
+            f"LFW faces ({arguments.lfw_from + 1}-{arguments.lfw_from + len(lfw)})",
+            lfw,
+            {p.name: lfw_scores[p.name] for p in lfw},
+        ),
     )
     for title, faces, before in sets:
         for transforms, heading in (

@@ -47,6 +47,10 @@ MAX_OUTSIDE = 0.04
 # Exposure: share of the face crushed to black or clipped to white, and the face's own
 # contrast (5th to 95th percentile, grey levels) below which its detail is lost.
 MAX_CLIPPED = 0.3
+# An over-exposed face is refused when its eyes, brows and lips are washed out (more than
+# MAX_CLIPPED of them), or most of the face is (more than FACE_WASHED_OUT): a bright
+# forehead or cheek alone still leaves a face to measure.
+FACE_WASHED_OUT = 0.6
 MIN_CONTRAST = 12.0
 # Sharpness: edge blur, in percent of the face's width, beyond which a face is refused
 # (sharp photos measure 1.1–1.4; the LFW faces, 25 pixels enlarged, 1.6–3.2; softer than that,
@@ -171,7 +175,7 @@ def check_exposure(face: face_skin.CanonicalFace) -> None:
     light = face_skin.exposure(face)
     if light.dark_clipped > MAX_CLIPPED:
         raise ValidationFailed(messages.FACE_TOO_DARK)
-    if light.bright_clipped > MAX_CLIPPED:
+    if light.features_bright_clipped > MAX_CLIPPED or light.bright_clipped > FACE_WASHED_OUT:
         raise ValidationFailed(messages.FACE_TOO_BRIGHT)
     if light.contrast < MIN_CONTRAST:
         too_dark = light.median < 128.0

@@ -160,6 +160,12 @@ def face_mask(face: CanonicalFace) -> np.ndarray:
 
 def features_mask(face: CanonicalFace) -> np.ndarray:
     """Eyes, brows, nose and lips, each with a small margin: not skin."""
+    return eyes_brows_lips_mask(face) | face.polygon_mask(fp.NOSE, 0.02, hull=True)
+
+
+def eyes_brows_lips_mask(face: CanonicalFace) -> np.ndarray:
+    """Eyes, brows and lips: the features light most rarely washes out (the nose's
+    bridge and tip, often the brightest part of a face, are left out)."""
     mask = np.zeros(face.shape, np.uint8)
     for feature, grow in (
         (fp.RIGHT_EYE, 0.04),
@@ -167,7 +173,6 @@ def features_mask(face: CanonicalFace) -> np.ndarray:
         (fp.RIGHT_BROW + fp.RIGHT_BROW_LOWER, 0.03),
         (fp.LEFT_BROW + fp.LEFT_BROW_LOWER, 0.03),
         (fp.LIPS_OUTER, 0.04),
-        (fp.NOSE, 0.02),
     ):
         mask |= face.polygon_mask(feature, grow, hull=True)
     return mask
@@ -210,12 +215,19 @@ def skin_patches(face: CanonicalFace) -> dict[str, np.ndarray]:
 @dataclass(frozen=True)
 class Exposure:
     """How the face's light is spread: shares of crushed blacks and clipped whites, its
-    contrast (5th to 95th percentile) and its middle level, all inside the outline."""
+    contrast (5th to 95th percentile) and its middle level, all inside the outline; and
+    the share of clipped whites on the eyes, brows and lips alone, whose detail is what a
+    face is measured from (an over-exposed forehead or cheek still shows them)."""
 
     dark_clipped: float
     bright_clipped: float
     contrast: float
     median: float
+    features_bright_clipped: float = 0.0
+
+
+CRUSHED_LEVEL = 4.0
+CLIPPED_LEVEL = 251.0
 
 
 def exposure(face: CanonicalFace) -> Exposure:
@@ -223,11 +235,13 @@ def exposure(face: CanonicalFace) -> Exposure:
     if values.size == 0:
         return Exposure(0.0, 0.0, 0.0, 0.0)
     low, median, high = np.percentile(values, (5, 50, 95))
+    features = face.pixels[eyes_brows_lips_mask(face) > 0]
     return Exposure(
-        dark_clipped=float(np.mean(values <= 4.0)),
-        bright_clipped=float(np.mean(values >= 251.0)),
+        dark_clipped=float(np.mean(values <= CRUSHED_LEVEL)),
+        bright_clipped=float(np.mean(values >= CLIPPED_LEVEL)),
         contrast=float(high - low),
         median=float(median),
+        features_bright_clipped=float(np.mean(features >= CLIPPED_LEVEL)) if features.size else 0.0,
     )
 
 
