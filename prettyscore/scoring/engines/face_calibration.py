@@ -168,9 +168,9 @@ UNSEEN_SKIN_QUALITY = 0.05
 PRECISE_UNTIL_BLUR = 1.4
 MAX_UNCERTAINTY = 2.5
 UNCERTAINTY_SCALE = 0.6
-# Grain (grey levels, ``face_skin.photo_grain``): clean photos read 0.3–2.5. Beyond
-# CLEAN_GRAIN it hides the skin's texture, entirely at GRAIN_HIDES_SKIN, and each grey
-# level of it counts as UNCERTAINTY_PER_GRAIN percent of blur.
+# Grain (grey levels at the measuring scale, ``face_skin.face_grain``): clean photos read
+# 0.1–2.5. Beyond CLEAN_GRAIN it hides the skin's texture, entirely at GRAIN_HIDES_SKIN,
+# and each grey level of it counts as UNCERTAINTY_PER_GRAIN percent of blur.
 CLEAN_GRAIN = 3.0
 GRAIN_HIDES_SKIN = 5.0
 UNCERTAINTY_PER_GRAIN = 0.4

@@ -82,7 +82,7 @@ class FaceMeshEngine:
         check_framing(points, frame, gray.shape)
         check_exposure(face)
         measures = face_measures(landmarks, frame, face)
-        measures["grain"] = face_skin.photo_grain(gray, points)
+        measures["grain"] = face_skin.face_grain(gray, points, frame.width)
         check_sharpness(measures["sharpness"])
         result = face_calibration.calibrated(measures)
         measures.update({f"q_{part}": q for part, q in result.qualities.items()})

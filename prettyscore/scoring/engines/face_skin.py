@@ -128,6 +128,12 @@ def luminance(image: np.ndarray) -> np.ndarray:
     return cv2.cvtColor(np.ascontiguousarray(image[:, :, :3]), cv2.COLOR_RGB2GRAY)
 
 
+def measuring_scale(face_width: float) -> float:
+    """How much a face this wide (photo pixels) is shrunk to be measured: to about
+    ``CANON_WIDTH``, never enlarged."""
+    return min(1.0, CANON_WIDTH / max(face_width, 1.0))
+
+
 def shrunk_region(
     gray: np.ndarray, points: np.ndarray, face_width: float
 ) -> tuple[np.ndarray, np.ndarray, float]:
@@ -141,7 +147,7 @@ def shrunk_region(
     x1 = min(width, math.ceil(xy[:, 0].max() + margin))
     y1 = min(height, math.ceil(xy[:, 1].max() + margin))
     region = gray[y0:y1, x0:x1]
-    factor = min(1.0, CANON_WIDTH / max(face_width, 1.0))
+    factor = measuring_scale(face_width)
     if factor < 1.0:
         size = (max(1, round(region.shape[1] * factor)), max(1, round(region.shape[0] * factor)))
         factor_x, factor_y = size[0] / region.shape[1], size[1] / region.shape[0]
@@ -269,6 +275,14 @@ def blur_sigma(face: CanonicalFace) -> float:
         return math.inf
     edge_variance = reference**2 / (ratio_squared - 1.0) - grain**2
     return math.sqrt(max(edge_variance, MIN_BLUR_SIGMA**2))
+
+
+def face_grain(gray: np.ndarray, points: np.ndarray, face_width: float) -> float:
+    """The grain the face is measured through: the photo's (``photo_grain``) as the
+    area-averaged shrink to the measuring scale leaves it (noise averaged over k × k
+    pixels keeps 1/k of its spread). A large face in a grainy photo shows its skin and
+    features clearly; a small one in the same grain does not."""
+    return photo_grain(gray, points) * measuring_scale(face_width)
 
 
 def photo_grain(gray: np.ndarray, points: np.ndarray) -> float:
