@@ -202,9 +202,7 @@ def calibrated(measures: dict[str, float]) -> Calibrated:
         HARMONY_IDEALS, measures, uncertainty, open_mouth_weights(measures["lip_gap"])
     )
     skin = skin_quality(
-        measures[SKIN_IDEAL.key],
-        measures[SHARPNESS_IDEAL.key],
-        measures[GRAIN_IDEAL.key],
+        measures[SKIN_IDEAL.key], measures[SHARPNESS_IDEAL.key], measures[GRAIN_IDEAL.key]
     )
     skin_notes = (
         SKIN_IDEAL.note(measures[SKIN_IDEAL.key]),

@@ -229,7 +229,7 @@ class Exposure:
     bright_clipped: float
     contrast: float
     median: float
-    features_bright_clipped: float = 0.0
+    features_bright_clipped: float
 
 
 CRUSHED_LEVEL = 4.0
@@ -239,7 +239,7 @@ CLIPPED_LEVEL = 251.0
 def exposure(face: CanonicalFace) -> Exposure:
     values = face.pixels[face_mask(face) > 0]
     if values.size == 0:
-        return Exposure(0.0, 0.0, 0.0, 0.0)
+        return Exposure(0.0, 0.0, 0.0, 0.0, 0.0)
     low, median, high = np.percentile(values, (5, 50, 95))
     features = face.pixels[eyes_brows_lips_mask(face) > 0]
     return Exposure(
