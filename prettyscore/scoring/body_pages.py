@@ -15,7 +15,6 @@ from prettyscore.ui import styles
 from prettyscore.ui.celebration import confetti
 from prettyscore.ui.comparison import photo_frame
 from prettyscore.ui.components import (
-    ACCEPTED_DROP_COUNT,
     REJECTED_DROP_CODES,
     camera_picker,
     card,
@@ -28,7 +27,7 @@ from prettyscore.ui.components import (
 from prettyscore.ui.layout import page_layout
 from prettyscore.ui.score import breakdown_bars, score_circle
 from prettyscore.ui.share import share_button
-from prettyscore.ui.upload_watch import WATCH_UPLOADS, upload_outcome
+from prettyscore.ui.upload_watch import upload_on_drop
 
 State = BodyScoreState
 
@@ -67,14 +66,7 @@ CROSS_LINKS = {
 }
 
 _ON_DROP = {
-    upload_id: [
-        WATCH_UPLOADS,
-        State.upload_started(ACCEPTED_DROP_COUNT),
-        State.choose_photo(
-            rx.upload_files(upload_id=upload_id, on_upload_progress=State.upload_progress)
-        ),
-        upload_outcome(State.upload_ended),
-    ]
+    upload_id: upload_on_drop(State, State.choose_photo, upload_id)
     for upload_id in (GALLERY_UPLOAD_ID, CAMERA_UPLOAD_ID)
 }
 _ON_REJECT = State.reject_drop(REJECTED_DROP_CODES)

@@ -107,12 +107,12 @@ class BodyScoreState(UploadProgress, AuthState):
         return None
 
     @rx.event
-    async def choose_photo(self, files: list[rx.UploadFile]):
+    async def choose_photo(self, files: list[rx.UploadFile], drop: str = ""):
         """From the gallery or the camera: check the photo and keep it for this session."""
         try:
             return await self._choose_photo(files)
         finally:
-            self._upload_done()
+            self._upload_done(drop)
 
     async def _choose_photo(self, files: list[rx.UploadFile]):
         kind = self.kind

@@ -16,7 +16,6 @@ from prettyscore.ui import early_photo, styles
 from prettyscore.ui.celebration import confetti
 from prettyscore.ui.comparison import before_after_slider, photo_frame
 from prettyscore.ui.components import (
-    ACCEPTED_DROP_COUNT,
     REJECTED_DROP_CODES,
     deferred,
     icon_button,
@@ -35,16 +34,9 @@ from prettyscore.ui.score import (
     tier_badge,
 )
 from prettyscore.ui.share import native_share_action, share_panel, share_text_var
-from prettyscore.ui.upload_watch import WATCH_UPLOADS, upload_outcome
+from prettyscore.ui.upload_watch import upload_on_drop
 
-_UPLOAD_ON_DROP = [
-    WATCH_UPLOADS,
-    ScoreState.upload_started(ACCEPTED_DROP_COUNT),
-    ScoreState.upload_on_page(
-        rx.upload_files(upload_id=UPLOAD_PAGE_ID, on_upload_progress=ScoreState.upload_progress)
-    ),
-    upload_outcome(ScoreState.upload_ended),
-]
+_UPLOAD_ON_DROP = upload_on_drop(ScoreState, ScoreState.upload_on_page, UPLOAD_PAGE_ID)
 #: A photo is on its way to the server or being checked there.
 _PHOTO_ARRIVING = ScoreState.uploading | ScoreState.staging
 

@@ -150,27 +150,27 @@ class ScoreState(UploadProgress, AuthState):
         return self.staging
 
     @rx.event
-    async def upload_from_home(self, files: list[rx.UploadFile]):
+    async def upload_from_home(self, files: list[rx.UploadFile], drop: str = ""):
         """Home hero: keep the chosen photo for this session and carry it to /upload."""
         self.staging = True
         try:
             refusal = await self._stage(files)
         finally:
             self.staging = False
-            self._upload_done()
+            self._upload_done(drop)
         if not files:
             return None
         return refusal or rx.redirect(routes.UPLOAD)
 
     @rx.event
-    async def upload_on_page(self, files: list[rx.UploadFile]):
+    async def upload_on_page(self, files: list[rx.UploadFile], drop: str = ""):
         """/upload: 'From Gallery' or a drop on the zone."""
         self.staging = True
         try:
             return await self._stage(files)
         finally:
             self.staging = False
-            self._upload_done()
+            self._upload_done(drop)
 
     @rx.event
     def change_photo(self):

@@ -15,7 +15,6 @@ from prettyscore.site import copy
 from prettyscore.site.state import PrivacyState
 from prettyscore.ui import styles
 from prettyscore.ui.components import (
-    ACCEPTED_DROP_COUNT,
     REJECTED_DROP_CODES,
     TERMS_ANCHOR,
     UPLOAD_FORMATS_HINT,
@@ -31,7 +30,7 @@ from prettyscore.ui.components import (
     terms_link,
 )
 from prettyscore.ui.layout import page_layout
-from prettyscore.ui.upload_watch import WATCH_UPLOADS, upload_outcome
+from prettyscore.ui.upload_watch import upload_on_drop
 
 # Scrolls to the element named by the URL's #fragment, if it exists. Client-side
 # navigation does not do this by itself, and /privacy#terms must land on the Terms.
@@ -90,16 +89,7 @@ def _upload_zone() -> rx.Component:
         ),
         upload_id=HOME_UPLOAD_ID,
         input_label=copy.HOME_DROP_HINT,
-        on_drop=[
-            WATCH_UPLOADS,
-            ScoreState.upload_started(ACCEPTED_DROP_COUNT),
-            ScoreState.upload_from_home(
-                rx.upload_files(
-                    upload_id=HOME_UPLOAD_ID, on_upload_progress=ScoreState.upload_progress
-                )
-            ),
-            upload_outcome(ScoreState.upload_ended),
-        ],
+        on_drop=upload_on_drop(ScoreState, ScoreState.upload_from_home, HOME_UPLOAD_ID),
         on_drop_rejected=ScoreState.reject_drop(REJECTED_DROP_CODES),
         data_testid="home-upload-zone",
     )

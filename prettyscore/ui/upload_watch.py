@@ -2,10 +2,12 @@
 over HTTP and, when the network drops it, only logs the error in the browser, so the
 page would say 'Processing...' for ever.
 
-Put ``WATCH_UPLOADS`` before ``rx.upload_files`` in a drop's event chain and
-``upload_outcome(handler)`` after it: the first notes the upload request as it opens, the
-second waits for it to end and calls ``handler`` with ``true`` (the server answered with
-success) or ``false`` (the network, or the server, dropped it).
+``upload_on_drop(state, handler, upload_id)`` is a drop zone's whole event chain. The
+page tells the server a photo is on its way (``upload_started``), sends the photo over
+HTTP to ``handler``, and then reports how the upload ended (``upload_ended``). The notice
+goes over the websocket and the photo over HTTP, so on a busy server either can arrive
+first. Both carry the drop's name, so a photo that arrived before the notice is not then
+awaited for ever.
 
 ``UploadProgress`` is the state side, mixed into every state that takes a photo (the face
 and the feet, hands and pet pages): 'Processing...' with the upload's progress while the
@@ -17,13 +19,17 @@ from __future__ import annotations
 import reflex as rx
 
 from prettyscore.core import messages
+from prettyscore.ui.components import ACCEPTED_DROP_COUNT, DROP_NAME
 
 _WATCH = "window.__psUploadWatch"
 
 # Notes each upload request (its URL holds /_upload) as it opens: a promise of its outcome.
-WATCH_UPLOADS = rx.call_script(
+# Each drop starts afresh: a drop that sends nothing (the picker refused its file, or an
+# upload is still going) must not report an earlier upload's failure as its own.
+_WATCH_UPLOADS = rx.call_script(
     "(() => {"
-    f" const watch = ({_WATCH} = {_WATCH} || {{ last: Promise.resolve(true) }});"
+    f" const watch = ({_WATCH} = {_WATCH} || {{}});"
+    " watch.last = Promise.resolve(true);"
     " if (watch.installed) return;"
     " watch.installed = true;"
     " const open = XMLHttpRequest.prototype.open;"
@@ -38,25 +44,43 @@ WATCH_UPLOADS = rx.call_script(
 )
 
 
-def upload_outcome(handler) -> rx.event.EventSpec:
-    """Once the upload just started has ended: ``handler(ok)``."""
+def _upload_outcome(handler) -> rx.event.EventSpec:
+    """Once the upload just started has ended: ``handler(ok)``, ``ok`` true when the
+    server answered with success, false when the network, or the server, dropped it."""
     return rx.call_script(f"({_WATCH} ? {_WATCH}.last : Promise.resolve(true))", callback=handler)
+
+
+def upload_on_drop(state: type[UploadProgress], handler, upload_id: str) -> list:
+    """The event chain of a drop zone whose photo goes to ``handler(files, drop)`` of
+    ``state``: 'Processing...' with progress, the photo, and its outcome."""
+    return [
+        _WATCH_UPLOADS,
+        state.upload_started(ACCEPTED_DROP_COUNT, DROP_NAME),
+        handler(
+            rx.upload_files(upload_id=upload_id, on_upload_progress=state.upload_progress),
+            DROP_NAME,
+        ),
+        _upload_outcome(state.upload_ended),
+    ]
 
 
 class UploadProgress(rx.State, mixin=True):
     """A chosen photo on its way: ``uploading`` from the drop until its handler has
     kept it (or the upload ended without it), with the upload's ``upload_percent``.
     A state lists it before its Reflex parent (``class ScoreState(UploadProgress,
-    AuthState)``); its upload handler calls ``_upload_done()`` when it ends."""
+    AuthState)``); its upload handler takes the drop's name after the files and calls
+    ``_upload_done(drop)`` when it ends."""
 
     uploading: bool = False
     upload_percent: int = 0
+    # The drop whose photo last reached its handler: word of it starting, come late, is old.
+    _drop_arrived: str = ""
 
     @rx.event
-    def upload_started(self, accepted: int):
+    def upload_started(self, accepted: int, drop: str):
         """A drop the picker accepted (``accepted`` files) is about to be sent: show
-        'Processing...' and hold 'Get My Score!' until it has arrived."""
-        if accepted > 0:
+        'Processing...' and hold 'Get My Score!' until it has arrived (unless it has)."""
+        if accepted > 0 and drop != self._drop_arrived:
             self.uploading, self.upload_percent = True, 0
 
     @rx.event
@@ -80,5 +104,8 @@ class UploadProgress(rx.State, mixin=True):
         """The photo arrived and its handler is still checking it (then it ends the wait)."""
         return False
 
-    def _upload_done(self) -> None:
+    def _upload_done(self, drop: str = "") -> None:
+        """The wait is over (for the photo of ``drop``, when it came from a drop)."""
         self.uploading, self.upload_percent = False, 0
+        if drop:
+            self._drop_arrived = drop

@@ -185,6 +185,40 @@ def test_pet_get_my_score_waits_for_a_photo_still_uploading(page, app_server, fi
     )
 
 
+def test_a_photo_that_arrives_before_word_of_its_upload_is_still_scored(page, app_server, files):
+    """The page tells the server an upload is starting while the photo itself travels by
+    another road; on a busy server the photo can arrive first. The late word must not
+    leave the photo 'on its way' for ever."""
+    held: list[str] = []
+
+    def hold_upload_notices(ws):
+        server = ws.connect_to_server()
+
+        def from_page(message):
+            if "upload_started" in str(message):
+                held.append(message)
+            else:
+                server.send(message)
+
+        ws.on_message(from_page)
+        return server
+
+    servers = []
+    page.route_web_socket(
+        re.compile(r"/_event"), lambda ws: servers.append(hold_upload_notices(ws))
+    )
+    open_page(page, f"{app_server.base_url}/upload")
+    with page.expect_response(lambda response: "/_upload" in response.url):
+        file_input(page, "upload-zone").set_input_files(str(files["portrait"]))
+    expect(page.get_by_role("img", name="Your chosen photo")).to_be_visible()
+    assert len(held) == 1
+    servers[-1].send(held.pop())  # the word of the upload, after the photo
+    page.wait_for_timeout(500)
+    expect(page.get_by_text(messages.PROCESSING)).to_have_count(0)
+    page.get_by_role("button", name=messages.GET_MY_SCORE).click(timeout=5_000)
+    see_the_score(page)
+
+
 # -- an upload the network drops ----------------------------------------------------------
 @pytest.mark.parametrize(
     ("path", "test_id"), [("/", "home-upload-zone"), ("/upload", "upload-zone")]
