@@ -49,8 +49,9 @@ TABLES = {"transform": corpus.TRANSFORMS, "quality": corpus.QUALITY}
 # portraits meet every target). Each entry makes that case a strict xfail: remove it
 # once the engine meets the target. Keys: (check, set, transform).
 KNOWN_MISSES: dict[tuple[str, str, str], str] = {
-    ("found", "lfw", "face L* × 0.45"): "lfw-09 refused as too blurry",
-    ("rises", "lfw", "JPEG quality 40"): "1 of 20 faces rises more than 0.3, by +0.4",
+    ("moves", "lfw", "face L* × 0.45"): (
+        "lfw-09 moves by 0.7: the mesh places its features differently on the darkened face"
+    ),
 }
 
 

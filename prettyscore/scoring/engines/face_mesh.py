@@ -53,12 +53,12 @@ MAX_CLIPPED = 0.3
 FACE_WASHED_OUT = 0.6
 MIN_CONTRAST = 12.0
 # Sharpness: edge blur, in percent of the face's width, beyond which a face is refused
-# (sharp photos measure 1.1–1.4; the LFW faces, 25 pixels enlarged, 1.6–3.2; softer than that,
-# features can no longer be told apart). Below it, softness lowers skin quality.
-MAX_BLUR_PERCENT = 3.6
+# (sharp photos measure 1.0–1.25; the LFW faces, 25 pixels enlarged, 1.5–2.5; softer than
+# that, features can no longer be told apart). Below it, softness lowers skin quality.
+MAX_BLUR_PERCENT = 2.75
 # Softer than this, the landmarks are averaged over more framings of the face
 # (``face_landmarks.MESH_VIEWS``): one places them less precisely.
-PRECISE_BLUR_PERCENT = 1.5
+PRECISE_BLUR_PERCENT = 1.3
 # The mesh reads a turned head as slightly asymmetric: measured on the LFW faces, its
 # mean mirror distance grows by this much (percent of face width) per degree of turn
 # beyond the first two. Symmetry figures leave that out, down to this share of the raw.
