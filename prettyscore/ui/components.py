@@ -31,18 +31,6 @@ REJECTED_DROP_CODES = rx.Var(
 ).to(list)
 
 
-# How many files of a drop the picker accepted (0 when it refused them all), as a
-# client-side expression: only the count reaches the server, never the files.
-(_ACCEPTED,), _ = parse_args_spec(passthrough_event_spec(list))
-ACCEPTED_DROP_COUNT = rx.Var(f"(({_ACCEPTED}) || []).length").to(int)
-# A name for one drop, the same in every event of its chain (it is kept on the drop's file
-# list): the server matches word of an upload starting to the photo that arrives, in
-# whichever order the two reach it.
-DROP_NAME = rx.Var(
-    f"((({_ACCEPTED}) || {{}}).__psDrop ??= "
-    "(Date.now().toString(36) + Math.random().toString(36).slice(2)))"
-).to(str)
-
 # What an empty drop zone says, and the name of its file input for screen readers.
 DROP_ZONE_HINT = "Click or drag a photo here"
 

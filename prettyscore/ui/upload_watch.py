@@ -17,11 +17,23 @@ photo travels, and its end, with the documented notice, when the upload is dropp
 from __future__ import annotations
 
 import reflex as rx
+from reflex_base.event import parse_args_spec, passthrough_event_spec
 
 from prettyscore.core import messages
-from prettyscore.ui.components import ACCEPTED_DROP_COUNT, DROP_NAME
 
 _WATCH = "window.__psUploadWatch"
+
+# How many files of a drop the picker accepted (0 when it refused them all), as a
+# client-side expression: only the count reaches the server, never the files.
+(_ACCEPTED,), _ = parse_args_spec(passthrough_event_spec(list))
+_ACCEPTED_DROP_COUNT = rx.Var(f"(({_ACCEPTED}) || []).length").to(int)
+# A name for one drop, the same in every event of its chain (it is kept on the drop's file
+# list): the server matches word of an upload starting to the photo that arrives, in
+# whichever order the two reach it.
+_DROP_NAME = rx.Var(
+    f"((({_ACCEPTED}) || {{}}).__psDrop ??= "
+    "(Date.now().toString(36) + Math.random().toString(36).slice(2)))"
+).to(str)
 
 # Notes each upload request (its URL holds /_upload) as it opens: a promise of its outcome.
 # Each drop starts afresh: a drop that sends nothing (the picker refused its file, or an
@@ -55,10 +67,10 @@ def upload_on_drop(state: type[UploadProgress], handler, upload_id: str) -> list
     ``state``: 'Processing...' with progress, the photo, and its outcome."""
     return [
         _WATCH_UPLOADS,
-        state.upload_started(ACCEPTED_DROP_COUNT, DROP_NAME),
+        state.upload_started(_ACCEPTED_DROP_COUNT, _DROP_NAME),
         handler(
             rx.upload_files(upload_id=upload_id, on_upload_progress=state.upload_progress),
-            DROP_NAME,
+            _DROP_NAME,
         ),
         _upload_outcome(state.upload_ended),
     ]
