@@ -44,8 +44,14 @@ from prettyscore.scoring.service import ScoreResult
 
 
 def _pause(point: str) -> None:
-    """Tell the test we are at ``point`` and never go on (the test kills us here)."""
-    Path(os.environ["FAULT_MARKER"]).write_text(point)
+    """Tell the test we are at ``point`` and never go on (the test kills us here).
+
+    The marker is written aside and renamed into place, so the test, which waits for it
+    to exist, never reads it created but still empty."""
+    marker = Path(os.environ["FAULT_MARKER"])
+    written = marker.with_name(marker.name + ".writing")
+    written.write_text(point)
+    written.replace(marker)
     threading.Event().wait()
 
 
