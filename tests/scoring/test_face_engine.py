@@ -17,7 +17,7 @@ from prettyscore.core import messages
 from prettyscore.core.errors import ValidationFailed
 from prettyscore.scoring.engines.base import BREAKDOWN_KEYS, FaceAnalysis
 from prettyscore.scoring.engines.face_mesh import FaceMeshEngine
-from tests.scoring import photos
+from tests.scoring import corpus, photos
 
 # How far an ordinary edit of the same photo may move the score.
 SAME_FACE_TOLERANCE = 0.5
@@ -268,6 +268,22 @@ def test_blemishes_on_the_cheeks_lower_skin_quality_and_the_score(engine, astron
     assert spotted.score < astronaut_result.score
     evenness = next(note for note in spotted.notes if note.key == "skin_evenness")
     assert not evenness.in_ideal_range
+
+
+def test_a_strongly_compressed_copy_never_reads_sharper(engine):
+    """JPEG quality 40 draws 8-pixel blocks whose seams look like edges. Read as they
+    are, an enlarged LFW face's copy read up to 10% sharper than the photo (and scored
+    0.5 higher); the blocks are now seen, and the copy reads at most a few percent
+    sharper, and softer on most faces."""
+    faces = corpus.portraits()[:2] + corpus.lfw_faces(30)[20:]
+    readings = {}
+    for photo in faces:
+        original = engine.analyse(photo.image).measures
+        compressed = engine.analyse(photos.jpeg_round_trip(photo.image, 40)).measures
+        assert compressed["compression_blocks"] > original["compression_blocks"] + 0.2
+        readings[photo.name] = compressed["sharpness"] / original["sharpness"]
+    assert min(readings.values()) >= 0.95, readings
+    assert sum(ratio >= 1.0 for ratio in readings.values()) > len(readings) / 2, readings
 
 
 def test_a_face_made_lopsided_scores_lower_symmetry(engine, astronaut_result):

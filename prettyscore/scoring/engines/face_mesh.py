@@ -83,6 +83,10 @@ class FaceMeshEngine:
         check_exposure(face)
         measures = face_measures(landmarks, frame, face)
         measures["grain"] = face_skin.face_grain(gray, points, frame.width)
+        measures["compression_blocks"] = face_skin.compression_blocks(gray, points)
+        measures["sharpness"] = face_skin.unblocked_blur(
+            measures["sharpness"], measures["compression_blocks"], frame.width
+        )
         check_sharpness(measures["sharpness"])
         result = face_calibration.calibrated(measures)
         measures.update({f"q_{part}": q for part, q in result.qualities.items()})
