@@ -48,11 +48,7 @@ TABLES = {"transform": corpus.TRANSFORMS, "quality": corpus.QUALITY}
 # Where the engine misses a target today, as measured (first 20 LFW faces; the
 # portraits meet every target). Each entry makes that case a strict xfail: remove it
 # once the engine meets the target. Keys: (check, set, transform).
-KNOWN_MISSES: dict[tuple[str, str, str], str] = {
-    ("moves", "lfw", "face L* × 0.45"): (
-        "lfw-09 moves by 0.7: the mesh places its features differently on the darkened face"
-    ),
-}
+KNOWN_MISSES: dict[tuple[str, str, str], str] = {}
 
 
 @functools.cache
