@@ -5,6 +5,9 @@ The faces:
 - scikit-image's ``astronaut`` (a public-domain NASA portrait);
 - the 100 real faces of scikit-image's ``lfw_subset()`` (25×25 grey patches of the
   Labeled Faces in the Wild photos, enlarged as ``photos.lfw_patches()`` does);
+- matplotlib's sample photo of Grace Hopper (``grace_hopper.jpg``, a public-domain US
+  Navy portrait, installed with matplotlib, which MediaPipe needs): an older face, with
+  glasses and lines, in a real photo's light;
 - the test photos of the ``face_recognition`` 1.3.0 source distribution (MIT licence;
   official White House portraits, public domain), fetched from the package index the
   first time and kept in ``.tools/test-photos/`` (git-ignored). Each is cropped to head
@@ -78,6 +81,7 @@ LEFT_OUT = {
 # engine is measured on the very same pixels.
 FACE_BOXES = {
     "astronaut": (180, 70, 92, 108),
+    "grace_hopper": (172, 131, 182, 203),
     "biden.jpg": (304, 198, 283, 324),
     "obama.jpg": (236, 127, 239, 289),
     "obama2.jpg": (209, 198, 270, 326),
@@ -179,7 +183,10 @@ def extract_photos(archive: Path, directory: Path) -> None:
 @functools.cache
 def _portraits() -> tuple[Photo, ...]:
     folder = fetch_face_recognition_photos()
-    found = [Photo("astronaut", photos.astronaut(), FACE_BOXES["astronaut"])]
+    found = [
+        Photo("astronaut", photos.astronaut(), FACE_BOXES["astronaut"]),
+        Photo("grace_hopper", photos.grace_hopper(), FACE_BOXES["grace_hopper"]),
+    ]
     for name, crop in PORTRAIT_CROPS.items():
         with Image.open(folder / name) as photo:
             image = np.array(photo.convert("RGB").crop(crop))
@@ -188,7 +195,8 @@ def _portraits() -> tuple[Photo, ...]:
 
 
 def portraits() -> list[Photo]:
-    """The astronaut and the four ``face_recognition`` head-and-shoulders crops."""
+    """The astronaut, Grace Hopper and the four ``face_recognition`` head-and-shoulders
+    crops."""
     return list(_portraits())
 
 

@@ -1,7 +1,8 @@
 """Real photos for the scoring tests, and the everyday changes people make to them.
 
 scikit-image ships a public-domain NASA portrait (``astronaut``: one real face), a cat
-(``chelsea``), a cup of coffee and a man filming in profile (``camera``). Every variant
+(``chelsea``), a cup of coffee and a man filming in profile (``camera``); matplotlib, a
+public-domain US Navy portrait (``grace_hopper``). Every variant
 below is something a phone, an editor or a careless upload really does to a photo.
 """
 
@@ -9,8 +10,10 @@ from __future__ import annotations
 
 import functools
 import io
+from pathlib import Path
 
 import cv2
+import matplotlib
 import numpy as np
 from PIL import Image
 from skimage import data
@@ -24,6 +27,18 @@ def _astronaut() -> np.ndarray:
 def astronaut() -> np.ndarray:
     """A fresh copy, so a test cannot change what the next one sees."""
     return _astronaut().copy()
+
+
+@functools.cache
+def _grace_hopper() -> np.ndarray:
+    path = Path(matplotlib.get_data_path()) / "sample_data" / "grace_hopper.jpg"
+    with Image.open(path) as photo:
+        return np.array(photo.convert("RGB"))
+
+
+def grace_hopper() -> np.ndarray:
+    """matplotlib's sample portrait of Grace Hopper (public domain, 512×600), a copy."""
+    return _grace_hopper().copy()
 
 
 def chelsea() -> np.ndarray:
