@@ -2,8 +2,8 @@
 
 scikit-image ships a public-domain NASA portrait (``astronaut``: one real face), a cat
 (``chelsea``), a cup of coffee and a man filming in profile (``camera``); matplotlib, a
-public-domain US Navy portrait (``grace_hopper``). Every variant
-below is something a phone, an editor or a careless upload really does to a photo.
+public-domain US Navy portrait (``grace_hopper``). Every variant below is something a
+phone, an editor or a careless upload really does to a photo.
 """
 
 from __future__ import annotations

@@ -446,11 +446,9 @@ def levelled(crop: np.ndarray) -> np.ndarray:
     for every framing) did worse on the same faces: 0.9 and 0.7 on two LFW faces.
     """
     side = crop.shape[0]
-    start, stop = (
-        round(side * (1.0 - MESH_LEVEL_REGION) / 2),
-        round(side * (1.0 + MESH_LEVEL_REGION) / 2),
-    )
-    low, high = np.percentile(crop[start:stop, start:stop], MESH_LEVEL_PERCENTILES)
+    border = round(side * (1.0 - MESH_LEVEL_REGION) / 2)
+    middle = crop[border : side - border, border : side - border]
+    low, high = np.percentile(middle, MESH_LEVEL_PERCENTILES)
     gain = float(np.clip(MESH_LEVEL_SPAN / max(high - low, 1.0), *MESH_GAIN_LIMITS))
     stretched = (crop.astype(np.float32) - (low + high) / 2.0) * gain + 128.0
     return np.clip(stretched, 0.0, 255.0).astype(np.uint8)
