@@ -2,11 +2,11 @@
 
 A metamorphic suite on openly licensed real faces (``corpus.py``: the astronaut, Grace
 Hopper's portrait from matplotlib, four head-and-shoulders portraits from the
-``face_recognition`` 1.3.0 sdist, mahotas' portrait of its author, turned 25°, and the LFW
-faces of scikit-image). Each photo is changed as a camera, the light or an editor changes
-it: only the face darker or lighter (CIELAB L* × 0.45–1.3 inside a soft mask of the face: a darker or lighter skin on the
-same features), colour casts, exposure ±1 stop, JPEG quality 40, 640 and 4000 pixels on
-the long side, a roll of ±10°.
+``face_recognition`` 1.3.0 sdist, mahotas' portrait of its author, turned 25°, and the
+LFW faces of scikit-image). Each photo is changed as a camera, the light or an editor
+changes it: only the face darker or lighter (CIELAB L* × 0.45–1.3 inside a soft mask of
+the face: a darker or lighter skin on the same features), colour casts, exposure ±1
+stop, JPEG quality 40, 640 and 4000 pixels on the long side, a roll of ±10°.
 
 Targets, per transform: no face lost (short of a face in deep shadow refused as too
 dark); the score moves ≤ 0.3 in median and ≤ 0.5 at most. A worse photo (blur, noise,

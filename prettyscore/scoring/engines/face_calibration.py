@@ -18,9 +18,9 @@ two nearly identical photos get nearly identical figures. Where the ideal comes 
   face's length about 1.1–1.3 of its width (that one weighs least: it is the least
   robust).
 - **Skin quality**: unevenness of the cheeks and forehead relative to the skin's own
-  brightness (``face_skin.skin_texture``), capped by the photo's sharpness so that a
-  soft photo can never look like smooth skin; on a photo too soft to show the skin's
-  texture at all, its figure no longer counts (``skin_quality``).
+  brightness, in linear light (``face_skin.skin_texture``), capped by the photo's
+  sharpness so that a soft photo can never look like smooth skin; on a photo too soft to
+  show the skin's texture at all, its figure no longer counts (``skin_quality``).
 
 Breakdown bars: ``10 q`` for a part's quality ``q`` (0–1). Overall score:
 ``SCORE_FLOOR + SCORE_RANGE × Q ** SCORE_EXPONENT`` with ``Q`` the weighted mean of the
