@@ -2,9 +2,9 @@
 
     PYTHONPATH=. .venv/bin/python scripts/edit_gallery.py [out_dir]   (default: docs/edits)
 
-Writes one JPEG per preset of the editor's tabs (``docs/edits/<preset>.jpg``): the
-portraits in a row, each photo above its result (for the Hair tab, a close-up of the
-head, where the change is). The portraits are scikit-image's
+Writes one JPEG per preset of the editor's tabs, and per custom prompt of ``PROMPTS``
+(``docs/edits/<preset>.jpg``): the portraits in a row, each photo above its result (for
+the Hair tab and the skin, a close-up of the head, where the change is). The portraits are scikit-image's
 astronaut (a studio portrait) and the head-and-shoulders crops of the ``face_recognition``
 test photos that the fairness corpus uses (``tests.scoring.corpus``: fetched from the
 package index once, then kept in ``.tools/test-photos/``). Prints how long each preset
@@ -32,6 +32,9 @@ QUALITY = 80
 # The face_recognition photos shown beside the astronaut.
 OTHERS = ("biden.jpg", "obama.jpg", "obama3.jpg")
 TIMING_SIDE = 1024
+# Custom prompts shown too: edits no tab has a button for.
+PROMPTS = ("Smooth my skin",)
+CLOSE_UPS = (*presets.PRESET_GROUPS[presets.HAIR], *PROMPTS)
 
 
 def slug(name: str) -> str:
@@ -93,8 +96,8 @@ def main(out_dir: Path) -> None:
     names = [photo.name.removesuffix(".jpg") for photo in photos]
     print(f"{'preset':34}" + "".join(f"{n:>11}" for n in names) + f"{'1024 px':>11}")
     engine.edit(large, presets.BLUR_BACKGROUND)  # loads the models: not part of a timing
-    for preset in presets.TAB_PRESETS:
-        close_up = preset in presets.PRESET_GROUPS[presets.HAIR]
+    for preset in (*presets.TAB_PRESETS, *PROMPTS):
+        close_up = preset in CLOSE_UPS
         pairs, seconds = [], []
         for photo in photos:
             image = Image.fromarray(photo.image)

@@ -246,6 +246,14 @@ def portraits() -> list[Photo]:
     return list(_portraits())
 
 
+PORTRAIT_NAMES = ("astronaut", "grace_hopper", *PORTRAIT_CROPS, *MAHOTAS.names)
+
+
+def portrait(name: str) -> Photo:
+    """One of ``portraits()`` by name (so tests can be parametrized before any fetch)."""
+    return next(photo for photo in _portraits() if photo.name == name)
+
+
 def lfw_faces(count: int = LFW_FACES) -> list[Photo]:
     """The first ``count`` LFW faces, enlarged as ``photos.lfw_patches()`` does, as RGB."""
     real_faces, _ = photos.lfw_patches()

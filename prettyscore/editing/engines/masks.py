@@ -19,7 +19,9 @@ hardly depends on the photo's resolution, then enlarged and feathered on demand:
   a photo where it finds no one gets a head-and-shoulders shape around the face guess;
 - hair is the subject around and above the head, outside the face's outline and not
   skin-coloured (forehead, ears); the outfit is the subject below the jaw that is not
-  skin (neck, hands); the face is the outline itself.
+  skin (neck, hands); the face is the outline itself;
+- the skin to retouch is the face's outline without the features a retoucher keeps
+  sharp (eyes, brows, nose, lips, each with a margin), drawn from the full-size mesh.
 
 Same pixels, same masks: the models run in still-image mode and nothing here is random.
 """
@@ -41,6 +43,25 @@ WORK_LONG_SIDE = 512
 MESH_CROP_RATIO = 2.0
 # The selfie segmentation's share of the photo below which it has found no one.
 MIN_SUBJECT_SHARE = 0.01
+# Retouching leaves these features sharp, each grown by a share of the face's width: a
+# little more than the score's analysis reads their edges from (``face_skin.features_mask``),
+# so smoothing the skin never softens what says how sharp the photo is. The outline is
+# pulled in by RETOUCH_INSET (the jaw line stays crisp) and the mask feathered over
+# RETOUCH_FEATHER, both in face widths.
+RETOUCH_KEPT_FEATURES = (
+    (fp.RIGHT_EYE, 0.06),
+    (fp.LEFT_EYE, 0.06),
+    (fp.RIGHT_BROW + fp.RIGHT_BROW_LOWER, 0.05),
+    (fp.LEFT_BROW + fp.LEFT_BROW_LOWER, 0.05),
+    (fp.LIPS_OUTER, 0.05),
+    (fp.NOSE, 0.035),
+)
+RETOUCH_INSET = 0.03
+RETOUCH_FEATHER = 0.012
+# What is not skin-coloured but smaller than this (face widths) is smoothed with the skin.
+RETOUCH_SPOT = 0.1
+# The retouching mask is drawn with the face at most this wide (pixels), then enlarged.
+RETOUCH_DRAWN_WIDTH = 320
 
 
 @dataclass(frozen=True)
@@ -263,6 +284,28 @@ def portrait_shape(shape: tuple[int, int], box: FaceBox) -> np.ndarray:
     return cv2.GaussianBlur(shape_mask.astype(np.float32), (0, 0), 0.04 * box.w + 0.5)
 
 
+def hull_mask(shape: tuple[int, int], points: np.ndarray, grow: float) -> np.ndarray:
+    """The convex hull of ``points`` (0/1 uint8), grown by ``grow`` pixels."""
+    canvas = np.zeros(shape, np.uint8)
+    cv2.fillConvexPoly(canvas, cv2.convexHull(np.round(points).astype(np.int32)), 1)
+    if grow >= 1.0:
+        size = 2 * round(grow) + 1
+        canvas = cv2.dilate(canvas, cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (size, size)))
+    return canvas
+
+
+def skin_between(points: np.ndarray, shape: tuple[int, int], face_width: float) -> np.ndarray:
+    """The outline of the mesh ``points`` pulled in, minus the kept features, feathered."""
+    outline = (filled_polygon(shape, points[list(fp.FACE_OVAL)]) > 0.5).astype(np.uint8)
+    inset = 2 * max(1, round(RETOUCH_INSET * face_width)) + 1
+    skin = cv2.erode(outline, cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (inset, inset)))
+    for feature, grow in RETOUCH_KEPT_FEATURES:
+        skin &= 1 - hull_mask(shape, points[list(feature)], grow * face_width)
+    feather = RETOUCH_FEATHER * face_width
+    soft = skin.astype(np.float32)
+    return cv2.GaussianBlur(soft, (0, 0), feather) if feather > 0.3 else soft
+
+
 def smoothstep(values: np.ndarray, edge0: float, edge1: float) -> np.ndarray:
     t = np.clip((values - edge0) / max(edge1 - edge0, 1e-6), 0.0, 1.0)
     return t * t * (3.0 - 2.0 * t)
@@ -284,6 +327,7 @@ class Regions:
         self.small_box = box or centred_box(self.small.shape[1], self.small.shape[0])
         self.face_box = self.small_box.scaled(1.0 / self.factor)
         points = face_landmarks(image, self.face_box) if self.found_face else None
+        self.landmarks = points
         self.small_landmarks = None if points is None else points * self.factor
 
     def enlarged(self, small_mask: np.ndarray, feather: float) -> np.ndarray:
@@ -396,3 +440,40 @@ class Regions:
     @functools.cached_property
     def face(self) -> np.ndarray:
         return self.enlarged(self.small_face, 0.01)
+
+    @functools.cached_property
+    def retouch_skin(self) -> np.ndarray:
+        """The face's skin to smooth: inside the outline, outside the kept features, and
+        skin-coloured (a beard or a lock of hair over the forehead is left as it is).
+        Drawn from the full-size mesh around the face, with the face at most
+        ``RETOUCH_DRAWN_WIDTH`` pixels wide (the mask is soft: nothing is lost, and a
+        12 MP photo costs what a small one does); the face's whole oval, softened, when
+        there is no mesh."""
+        if self.landmarks is None:
+            return self.face * 0.9
+        mask = np.zeros((self.height, self.width), np.float32)
+        width = self.head.face_width
+        pad = 0.1 * width
+        outline = self.landmarks[list(fp.FACE_OVAL)]
+        x0, y0 = np.maximum(np.floor(outline.min(axis=0) - pad), 0).astype(int)
+        x1, y1 = np.ceil(outline.max(axis=0) + pad).astype(int)
+        x1, y1 = min(x1, self.width), min(y1, self.height)
+        if x1 - x0 < 2 or y1 - y0 < 2:
+            return mask
+        scale = min(1.0, RETOUCH_DRAWN_WIDTH / width)
+        drawn_shape = (max(2, round((y1 - y0) * scale)), max(2, round((x1 - x0) * scale)))
+        points = (self.landmarks - np.array([x0, y0], np.float32)) * scale
+        drawn = skin_between(points, drawn_shape, width * scale)
+        mask[y0:y1, x0:x1] = cv2.resize(drawn, (x1 - x0, y1 - y0), interpolation=cv2.INTER_LINEAR)
+        return mask * self.enlarged(self.small_skin_areas, 0.0)
+
+    @functools.cached_property
+    def small_skin_areas(self) -> np.ndarray:
+        """Skin likeness with what is small closed over: a blemish, a mole, a fold or a
+        thin frame reads as skin (smoothing is what a blemish asks for, and the filter
+        keeps a frame's strong edges); a beard or a lock of hair over the forehead does
+        not."""
+        _, _, face_width = self._chin_and_cheeks()
+        size = max(3, round(RETOUCH_SPOT * face_width) | 1)
+        shape = cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (size, size))
+        return cv2.morphologyEx(self.small_skin, cv2.MORPH_CLOSE, shape)
