@@ -36,6 +36,7 @@ import numpy as np
 
 from prettyscore.scoring.engines import face_landmarks as landmarks
 from prettyscore.scoring.engines import face_mesh_points as fp
+from prettyscore.scoring.engines.face_skin import polygon_mask
 from prettyscore.scoring.engines.mediapipe_models import SELFIE_SEGMENTATION
 
 WORK_LONG_SIDE = 512
@@ -284,23 +285,13 @@ def portrait_shape(shape: tuple[int, int], box: FaceBox) -> np.ndarray:
     return cv2.GaussianBlur(shape_mask.astype(np.float32), (0, 0), 0.04 * box.w + 0.5)
 
 
-def hull_mask(shape: tuple[int, int], points: np.ndarray, grow: float) -> np.ndarray:
-    """The convex hull of ``points`` (0/1 uint8), grown by ``grow`` pixels."""
-    canvas = np.zeros(shape, np.uint8)
-    cv2.fillConvexPoly(canvas, cv2.convexHull(np.round(points).astype(np.int32)), 1)
-    if grow >= 1.0:
-        size = 2 * round(grow) + 1
-        canvas = cv2.dilate(canvas, cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (size, size)))
-    return canvas
-
-
 def skin_between(points: np.ndarray, shape: tuple[int, int], face_width: float) -> np.ndarray:
     """The outline of the mesh ``points`` pulled in, minus the kept features, feathered."""
     outline = (filled_polygon(shape, points[list(fp.FACE_OVAL)]) > 0.5).astype(np.uint8)
     inset = 2 * max(1, round(RETOUCH_INSET * face_width)) + 1
     skin = cv2.erode(outline, cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (inset, inset)))
     for feature, grow in RETOUCH_KEPT_FEATURES:
-        skin &= 1 - hull_mask(shape, points[list(feature)], grow * face_width)
+        skin &= 1 - polygon_mask(shape, points[list(feature)], grow * face_width, hull=True)
     feather = RETOUCH_FEATHER * face_width
     soft = skin.astype(np.float32)
     return cv2.GaussianBlur(soft, (0, 0), feather) if feather > 0.3 else soft

@@ -102,16 +102,24 @@ class CanonicalFace:
     def polygon_mask(self, indices, dilate: float = 0.0, hull: bool = False) -> np.ndarray:
         """A 0/1 mask of the polygon through the given landmarks, in order (or of their
         convex hull), grown by ``dilate`` face widths when positive."""
-        mask = np.zeros(self.shape, np.uint8)
-        outline = np.round(self.points[list(indices), :2] * 16).astype(np.int32)
-        if hull:
-            outline = cv2.convexHull(outline)
-        cv2.fillPoly(mask, [outline], 1, lineType=cv2.LINE_8, shift=4)
-        grow = round(dilate * CANON_WIDTH)
-        if grow > 0:
-            kernel = cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (2 * grow + 1, 2 * grow + 1))
-            mask = cv2.dilate(mask, kernel)
-        return mask
+        return polygon_mask(self.shape, self.points[list(indices), :2], dilate * CANON_WIDTH, hull)
+
+
+def polygon_mask(
+    shape: tuple[int, int], points: np.ndarray, grow: float = 0.0, hull: bool = False
+) -> np.ndarray:
+    """A 0/1 uint8 mask of the polygon through ``points`` (x, y), in order (or of their
+    convex hull), drawn at sub-pixel precision and grown by ``grow`` pixels (rounded)."""
+    mask = np.zeros(shape, np.uint8)
+    outline = np.round(points * 16).astype(np.int32)
+    if hull:
+        outline = cv2.convexHull(outline)
+    cv2.fillPoly(mask, [outline], 1, lineType=cv2.LINE_8, shift=4)
+    radius = round(grow)
+    if radius > 0:
+        kernel = cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (2 * radius + 1, 2 * radius + 1))
+        mask = cv2.dilate(mask, kernel)
+    return mask
 
 
 def canonical_face(image: np.ndarray, points: np.ndarray, frame: FaceFrame) -> CanonicalFace:
