@@ -9,7 +9,7 @@ import pytest
 from playwright.sync_api import expect
 
 from prettyscore.core import messages
-from tests.e2e.flows import new_member, wait_for_path
+from tests.e2e.flows import expect_on_load_notice, new_member, wait_for_path
 
 pytestmark = pytest.mark.e2e
 
@@ -43,9 +43,7 @@ def test_member_is_refused_with_the_documents_message_and_sent_home(
     base = app_server.base_url
     new_member(page, base)
     page.goto(f"{base}{route}")
-    # The refusal comes from the page's on_load event on the server: on a loaded machine
-    # with two workers it can take longer than expect's default 5 s.
-    expect(page.get_by_text(refusal)).to_be_visible(timeout=15_000)
+    expect_on_load_notice(page, refusal)
     wait_for_path(page, "/")
 
 

@@ -12,6 +12,7 @@ from prettyscore.accounts import service as accounts
 from prettyscore.core import messages
 from prettyscore.partners.models import PartnerAccount, PartnerConversion
 from tests.e2e.flows import (
+    expect_on_load_notice,
     new_admin,
     new_member,
     open_page,
@@ -99,7 +100,7 @@ def test_a_member_opening_partner_management_is_refused_and_sees_no_partner(page
     account = pending_partner(app_server, (500,))
     new_member(page, base)
     page.goto(f"{base}/admin/partners")
-    expect(page.get_by_text(messages.ACCESS_DENIED_ADMIN_ONLY)).to_be_visible()
+    expect_on_load_notice(page, messages.ACCESS_DENIED_ADMIN_ONLY)
     wait_for_path(page, "/")
     expect(page.get_by_text(account.code)).to_have_count(0)
     assert conversion_statuses(app_server, account) == ["unpaid"]

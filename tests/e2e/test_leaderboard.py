@@ -15,6 +15,7 @@ from prettyscore.leaderboard.service import PAGE_SIZE
 from prettyscore.photos.models import Photo
 from tests.e2e.flows import (
     astronaut_jpeg,
+    expect_on_load_notice,
     member_id,
     new_member,
     open_page,
@@ -155,7 +156,7 @@ def test_a_member_who_is_not_an_admin_cannot_moderate(page, app_server):
     base = app_server.base_url
     new_member(page, base, "not-admin")
     page.goto(f"{base}/admin/leaderboard")
-    expect(page.get_by_text(messages.ACCESS_DENIED_ADMIN_ONLY)).to_be_visible()
+    expect_on_load_notice(page, messages.ACCESS_DENIED_ADMIN_ONLY)
     wait_for_path(page, "/")
     expect(page.get_by_role("button", name=messages.ADMIN_VERIFY)).to_have_count(0)
 

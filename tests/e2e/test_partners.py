@@ -18,6 +18,7 @@ from prettyscore.partners.models import PartnerAccount, PartnerStatus
 from prettyscore.partners.programme import TIERS
 from tests.e2e.flows import (
     affiliate_cookies,
+    expect_on_load_notice,
     fill_partner_application,
     fill_sign_up,
     member_id,
@@ -100,7 +101,7 @@ def new_database_member(db) -> uuid.UUID:
 
 def test_a_visitor_is_asked_to_sign_in_to_apply(page, app_server):
     page.goto(f"{app_server.base_url}/partners/apply")
-    expect(page.get_by_text(messages.SIGN_IN_TO_APPLY)).to_be_visible()
+    expect_on_load_notice(page, messages.SIGN_IN_TO_APPLY)
     wait_for_path(page, "/auth", "?next=/partners/apply")
 
 

@@ -11,6 +11,7 @@ from prettyscore.core import messages
 from prettyscore.photos.models import Photo
 from prettyscore.verification import service as verification
 from tests.e2e.flows import (
+    expect_on_load_notice,
     member_id,
     new_admin,
     new_member,
@@ -112,5 +113,5 @@ def test_a_rejected_member_sees_the_notes_and_whom_to_contact(page, new_context,
 
 def test_a_visitor_is_sent_to_sign_in_and_back(page, app_server):
     page.goto(f"{app_server.base_url}/request-verification")
-    expect(page.get_by_text(messages.SIGN_IN_TO_REQUEST_VERIFICATION)).to_be_visible()
+    expect_on_load_notice(page, messages.SIGN_IN_TO_REQUEST_VERIFICATION)
     wait_for_path(page, "/auth", "?next=/request-verification")

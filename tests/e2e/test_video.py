@@ -11,7 +11,13 @@ from playwright.sync_api import expect
 from skimage import data
 
 from prettyscore.core import messages
-from tests.e2e.flows import new_member, open_page, save_scored_photo, wait_for_path
+from tests.e2e.flows import (
+    expect_on_load_notice,
+    new_member,
+    open_page,
+    save_scored_photo,
+    wait_for_path,
+)
 
 pytestmark = pytest.mark.e2e
 
@@ -45,7 +51,7 @@ def download_is_named_ai_video(page, where) -> None:
 
 def test_a_visitor_is_asked_to_sign_in(page, app_server):
     page.goto(f"{app_server.base_url}/video-generation")
-    expect(page.get_by_text(messages.PLEASE_SIGN_IN_TO_GENERATE_VIDEOS)).to_be_visible()
+    expect_on_load_notice(page, messages.PLEASE_SIGN_IN_TO_GENERATE_VIDEOS)
     wait_for_path(page, "/auth", "?next=/video-generation")
 
 
