@@ -6,7 +6,9 @@ Hopper's portrait from matplotlib, four head-and-shoulders portraits from the
 LFW faces of scikit-image). Each photo is changed as a camera, the light or an editor
 changes it: only the face darker or lighter (CIELAB L* × 0.45–1.3 inside a soft mask of
 the face: a darker or lighter skin on the same features), colour casts, exposure ±1
-stop, JPEG quality 40, 640 and 4000 pixels on the long side, a roll of ±10°.
+stop, JPEG quality 40, 640 and 4000 pixels on the long side, a roll of ±10°. The
+portraits are also measured shrunk so each face is ``SMALL_FACE_WIDTH`` pixels wide: the
+same faces in a full-length or distant photo, sharp, where the LFW faces are soft.
 
 Targets, per transform: no face lost (short of a face in deep shadow refused as too
 dark); the score moves ≤ 0.3 in median and ≤ 0.5 at most. A worse photo (blur, noise,
@@ -43,13 +45,25 @@ MIN_LFW_SCORED = 0.95
 # A face in deep shadow may be refused, as too dark (and only so).
 UNDER_EXPOSED = "face L* × 0.45"
 
-SETS = ("portraits", "lfw")
+# The "small" set: the portraits with their face this wide (pixels). The LFW faces are
+# about as wide (92–140 pixels), enlarged from 25: these are as small, but sharp.
+SMALL_FACE_WIDTH = 110
+SETS = ("portraits", "lfw", "small")
 TABLES = {"transform": corpus.TRANSFORMS, "quality": corpus.QUALITY}
 
-# Where the engine misses a target today, as measured (first 20 LFW faces; the
-# portraits meet every target). Each entry makes that case a strict xfail: remove it
-# once the engine meets the target. Keys: (check, set, transform).
-KNOWN_MISSES: dict[tuple[str, str, str], str] = {}
+# Where the engine misses a target today, as measured (the portraits and the first 20
+# LFW faces meet every target; the small set misses four, all on one face). Each entry
+# makes that case a strict xfail: remove it once the engine meets the target. Keys:
+# (check, set, transform).
+KNOWN_MISSES: dict[tuple[str, str, str], str] = {
+    # Grace Hopper's portrait at 110 px scores 6.0 (6.4 at full size): her fine lines
+    # and the old photo's grain read as grain of 3.25 grey levels there, just over the
+    # clean limit of 3, and her landmarks move more than a larger face's.
+    ("moves", "small", "face L* × 1.3"): "grace_hopper 6.0 → 6.7",
+    ("moves", "small", "warm cast (tungsten)"): "grace_hopper 6.0 → 6.6",
+    ("moves", "small", "roll −10°"): "grace_hopper 6.0 → 6.7 (grain read 1.81)",
+    ("rises", "small", "JPEG quality 40"): "grace_hopper 6.0 → 6.5 (grain read 1.53)",
+}
 
 
 @functools.cache
@@ -65,6 +79,13 @@ def analyse(image):
 def faces(name: str) -> tuple[corpus.Photo, ...]:
     if name == "portraits":
         return tuple(corpus.portraits())
+    if name == "small":
+        return tuple(
+            corpus.shrunk_to_face_width(
+                photo, analyse(photo.image).measures["face_width_pixels"], SMALL_FACE_WIDTH
+            )
+            for photo in faces("portraits")
+        )
     return tuple(corpus.lfw_faces(LFW_SAMPLE))
 
 
@@ -75,9 +96,9 @@ def all_lfw_scores() -> dict[str, float | str]:
 
 @functools.cache
 def before(name: str) -> dict[str, float | str]:
-    if name == "portraits":
-        return corpus.baseline(analyse, faces(name))
-    return {photo.name: all_lfw_scores()[photo.name] for photo in faces(name)}
+    if name == "lfw":
+        return {photo.name: all_lfw_scores()[photo.name] for photo in faces(name)}
+    return corpus.baseline(analyse, faces(name))
 
 
 @functools.cache
@@ -125,6 +146,15 @@ def test_every_portrait_is_scored_as_it_is():
     assert not refused
 
 
+def test_every_portrait_is_scored_with_its_face_small():
+    """A 110-pixel face (a full-length photo's, or one far from the camera) is found and
+    measured, not refused as too small."""
+    scores = before("small")
+    refused = {name: score for name, score in scores.items() if not isinstance(score, float)}
+    assert len(scores) == len(corpus.PORTRAIT_NAMES)
+    assert not refused
+
+
 def test_nearly_every_lfw_face_is_scored():
     scores = all_lfw_scores()
     scored = [score for score in scores.values() if isinstance(score, float)]
@@ -136,7 +166,12 @@ def test_nearly_every_lfw_face_is_scored():
 # ---------------------------------------------------------------------------
 def test_the_fairness_tables_are_printed(capsys):
     sections, measured = [], {}
-    for name, title in (("portraits", "Portraits"), ("lfw", f"LFW faces (first {LFW_SAMPLE})")):
+    titles = (
+        ("portraits", "Portraits"),
+        ("lfw", f"LFW faces (first {LFW_SAMPLE})"),
+        ("small", f"Portraits with the face {SMALL_FACE_WIDTH} px wide"),
+    )
+    for name, title in titles:
         for table, heading in (("transform", "same photo, changed"), ("quality", "worse photo")):
             rows = [row(name, table, transform) for transform in TABLES[table]]
             sections.append(corpus.table(f"{title}: {heading}", rows))
