@@ -43,11 +43,7 @@ def face_width_table(corpus, analyse_face, portraits, pixels: int) -> str:
     A small face has few pixels per feature: its landmarks, grain and sharpness are read
     less precisely, and this shows how much its score moves for it.
     """
-    shrunk = []
-    for photo in portraits:
-        measures = getattr(analyse_face(photo.image), "measures", {})
-        face_width = measures.get("face_width_pixels", photo.face_box[2])
-        shrunk.append(corpus.shrunk_to_face_width(photo, face_width, pixels))
+    shrunk = corpus.with_face_width(analyse_face, portraits, pixels)
     rows = corpus.measured(analyse_face, shrunk, corpus.TRANSFORMS)
     return corpus.table(f"Portraits with the face {pixels} px wide: same photo, changed", rows)
 

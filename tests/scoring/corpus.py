@@ -366,9 +366,21 @@ def enlarged_from(fraction: float) -> Callable[[Photo], np.ndarray]:
     return change
 
 
+def with_face_width(analyse: Analyse, faces: Sequence[Photo], pixels: int) -> list[Photo]:
+    """Each photo shrunk (area averaging) so its face, as wide as the engine measures it
+    (an engine without ``measures``: the corpus' face box), is ``pixels`` wide: the same
+    face in a smaller photo, or further from the camera."""
+    shrunk = []
+    for photo in faces:
+        measures = getattr(analyse(photo.image), "measures", {})
+        face_width = measures.get("face_width_pixels", photo.face_box[2])
+        shrunk.append(shrunk_to_face_width(photo, face_width, pixels))
+    return shrunk
+
+
 def shrunk_to_face_width(photo: Photo, face_width: float, pixels: int) -> Photo:
     """``photo`` shrunk (area averaging) so its face, ``face_width`` pixels wide in it,
-    is ``pixels`` wide: the same face in a smaller photo, or further from the camera."""
+    is ``pixels`` wide."""
     scale = pixels / face_width
     height, width = photo.image.shape[:2]
     size = (round(width * scale), round(height * scale))

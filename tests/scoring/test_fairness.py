@@ -80,12 +80,7 @@ def faces(name: str) -> tuple[corpus.Photo, ...]:
     if name == "portraits":
         return tuple(corpus.portraits())
     if name == "small":
-        return tuple(
-            corpus.shrunk_to_face_width(
-                photo, analyse(photo.image).measures["face_width_pixels"], SMALL_FACE_WIDTH
-            )
-            for photo in faces("portraits")
-        )
+        return tuple(corpus.with_face_width(analyse, faces("portraits"), SMALL_FACE_WIDTH))
     return tuple(corpus.lfw_faces(LFW_SAMPLE))
 
 
