@@ -136,6 +136,14 @@ class ChatState(AuthState):
         user = await self._current_user()
         if user is None:
             return self._sign_in_redirect()
+        refusal = await self._open_route_chat(user)
+        if refusal is not None:
+            return refusal
+        return ChatState.follow_conversation
+
+    async def _open_route_chat(self, user):
+        """Show the chat the page's route names and arm a new live loop for it; the
+        refusal to show (a toast, then home) when the member is no party of it."""
         request_id = str(self.router.page.params.get(ROUTE_ARG, ""))
         try:
             name, found = await run_in_session(_opening, user.id, request_id)
@@ -147,7 +155,7 @@ class ChatState(AuthState):
         self.other_name = name
         self.lines = [_line(message, user.id) for message in found]
         self._watch = secrets.token_hex(8)
-        return ChatState.follow_conversation
+        return None
 
     def _merge(self, found: list[service.ChatMessage]) -> None:
         user_id = uuid.UUID(self._user_id)
@@ -163,26 +171,38 @@ class ChatState(AuthState):
 
     @rx.event
     async def send(self, form_data: dict):
-        """Store the message (Enter or the Send button) and wake the other party's page."""
+        """Store the message (Enter or the Send button) and wake the other party's page.
+
+        A tab whose state holds no chat lost it while the page stayed open (Redis
+        restarted and Reflex made a new, empty state): the chat of the page's route is
+        opened again first, so the message goes where the member typed it and the
+        conversation stays on screen, instead of being refused as sent to no chat.
+        """
         # A forged event may send anything: only text is a message (else the draft).
         content = form_data.get("content") if isinstance(form_data, dict) else None
         text = content if isinstance(content, str) else self.draft
         user = await self._current_user()
         if user is None:
             return self._sign_in_redirect()
+        follow = []
+        if not self._request_id:
+            if (refusal := await self._open_route_chat(user)) is not None:
+                return refusal
+            follow = [ChatState.follow_conversation]
         with guarded("Sending a chat message", messages.FAILED_TO_SEND_MESSAGE) as call:
             stored = await run_in_session(service.send_message, user.id, self._request_id, text)
         if isinstance(call.error, (ValidationFailed, RateLimited)):
-            return call.toast  # the draft stays, to fix or resend
+            return [call.toast, *follow]  # the draft stays, to fix or resend
         if call.refusal is not None:
             return [call.toast, rx.redirect(routes.HOME)]
         if call.failed:
-            return call.toast
+            return [call.toast, *follow]
         self.draft = ""
         self._merge([stored])
         # stored all the same if this fails; the other page finds it on its next look
         with guarded("Announcing a chat message", fallback=None, refusals=False):
             await live.broadcast().publish(self._request_id, origin=self._watch)
+        return follow
 
     @rx.event(background=True)
     async def follow_conversation(self):

@@ -122,6 +122,56 @@ def test_two_members_chat_live_and_messages_show_as_text(new_context, app_server
     expect(bob.get_by_test_id("conversation")).to_contain_text(alice_address.split("@")[0])
 
 
+def _tab_state_keys(client: redis.Redis, page) -> list[bytes]:
+    """The Redis keys of the states Reflex keeps for ``page``'s tab (its client token)."""
+    token = page.evaluate("window.sessionStorage.getItem('token')")
+    assert token, "the page has no Reflex client token"
+    return client.keys(f"{token}_*")
+
+
+def test_a_message_sent_after_redis_lost_the_tab_state_reaches_the_open_chat(
+    new_context, app_server
+):
+    """Redis loses a tab's state while its chat stays open (a restart, an expiry): the
+    member's next message still goes to that chat and the conversation stays on screen,
+    where it used to be refused as sent to no chat and the page went home."""
+    if not app_server.redis_url:
+        pytest.skip("the in-memory state manager keeps a tab's state while the app runs")
+    base = app_server.base_url
+    alice, bob = new_context().new_page(), new_context().new_page()
+    alice_address = new_member(alice, base, "requester")
+    bob_address = new_member(bob, base, "contestant")
+    request_id = paid_contact_request(app_server, alice_address, bob_address)
+    open_page(alice, f"{base}/messages/{request_id}")
+    open_page(bob, f"{base}/messages/{request_id}")
+    _chat_input(alice).fill("Before the restart")
+    _chat_input(alice).press("Enter")
+    expect(_theirs(bob)).to_have_text("Before the restart", timeout=ARRIVES_WITHIN_MS)
+
+    client = redis.Redis.from_url(app_server.redis_url)
+    try:
+        lost = _tab_state_keys(client, alice)
+        assert lost, "no state of Alice's tab was found in Redis"
+        client.delete(*lost)
+    finally:
+        client.close()
+    _chat_input(alice).fill("After the restart")
+    _chat_input(alice).press("Enter")
+
+    expect(_theirs(bob)).to_have_text(
+        ["Before the restart", "After the restart"], timeout=ARRIVES_WITHIN_MS
+    )
+    mine = alice.get_by_test_id("message-mine").get_by_test_id("message-text")
+    expect(mine).to_have_text(["Before the restart", "After the restart"])
+    expect(_chat_input(alice)).to_have_value("")
+    wait_for_path(alice, f"/messages/{request_id}")
+    expect(alice.get_by_text(messages.CONTACT_REQUEST_NOT_FOUND)).to_have_count(0)
+    # Her page follows the conversation live again: Bob's answer shows without a reload.
+    _chat_input(bob).fill("Welcome back")
+    _chat_input(bob).press("Enter")
+    expect(_theirs(alice)).to_have_text("Welcome back", timeout=ARRIVES_WITHIN_MS)
+
+
 def test_a_stranger_is_told_the_request_is_not_found_and_sent_home(new_context, app_server):
     base = app_server.base_url
     alice, bob, stranger = (new_context().new_page() for _ in range(3))
