@@ -177,6 +177,8 @@ class ChatState(AuthState):
         restarted and Reflex made a new, empty state): the chat of the page's route is
         opened again first, so the message goes where the member typed it and the
         conversation stays on screen, instead of being refused as sent to no chat.
+        Reflex runs the page's on_load right after such an event, which starts the
+        live loop again.
         """
         # A forged event may send anything: only text is a message (else the draft).
         content = form_data.get("content") if isinstance(form_data, dict) else None
@@ -184,25 +186,21 @@ class ChatState(AuthState):
         user = await self._current_user()
         if user is None:
             return self._sign_in_redirect()
-        follow = []
-        if not self._request_id:
-            if (refusal := await self._open_route_chat(user)) is not None:
-                return refusal
-            follow = [ChatState.follow_conversation]
+        if not self._request_id and (refusal := await self._open_route_chat(user)):
+            return refusal
         with guarded("Sending a chat message", messages.FAILED_TO_SEND_MESSAGE) as call:
             stored = await run_in_session(service.send_message, user.id, self._request_id, text)
         if isinstance(call.error, (ValidationFailed, RateLimited)):
-            return [call.toast, *follow]  # the draft stays, to fix or resend
+            return call.toast  # the draft stays, to fix or resend
         if call.refusal is not None:
             return [call.toast, rx.redirect(routes.HOME)]
         if call.failed:
-            return [call.toast, *follow]
+            return call.toast
         self.draft = ""
         self._merge([stored])
         # stored all the same if this fails; the other page finds it on its next look
         with guarded("Announcing a chat message", fallback=None, refusals=False):
             await live.broadcast().publish(self._request_id, origin=self._watch)
-        return follow
 
     @rx.event(background=True)
     async def follow_conversation(self):
