@@ -308,7 +308,7 @@ def model_input(image: np.ndarray) -> np.ndarray:
     here, on the small copies and crops the models see, never at the photo's full size.
     """
     if image.ndim == 2:
-        image = np.dstack([image] * 3)
+        return cv2.cvtColor(np.ascontiguousarray(image), cv2.COLOR_GRAY2RGB)
     return np.ascontiguousarray(image)
 
 
