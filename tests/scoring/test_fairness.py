@@ -52,7 +52,7 @@ SETS = ("portraits", "lfw", "small")
 TABLES = {"transform": corpus.TRANSFORMS, "quality": corpus.QUALITY}
 
 # Where the engine misses a target today, as measured (the portraits and the first 20
-# LFW faces meet every target; the small set misses five, all on one face). Each entry
+# LFW faces meet every target; the small set misses four, all on one face). Each entry
 # makes that case a strict xfail: remove it once the engine meets the target. Keys:
 # (check, set, transform).
 KNOWN_MISSES: dict[tuple[str, str, str], str] = {
@@ -63,9 +63,6 @@ KNOWN_MISSES: dict[tuple[str, str, str], str] = {
     ("moves", "small", "warm cast (tungsten)"): "grace_hopper 6.0 → 6.6",
     ("moves", "small", "roll −10°"): "grace_hopper 6.0 → 6.7 (grain read 1.81)",
     ("rises", "small", "JPEG quality 40"): "grace_hopper 6.0 → 6.5 (grain read 1.53)",
-    # Enlarged to 4000 px she moved 0.5 when the detectors saw a 1024-px copy, 0.6 on
-    # the 1000-px copy of whole 4×4 blocks (any other copy, 1333 px too, gives 0.6).
-    ("moves", "small", "4000 px long side"): "grace_hopper 6.0 → 6.6",
 }
 
 

