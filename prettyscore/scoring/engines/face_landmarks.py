@@ -213,8 +213,7 @@ def shrunk(image: np.ndarray, long_side: int) -> tuple[np.ndarray, float]:
     When averaging whole square blocks of pixels alone gives a copy of at least
     ``BLOCKS_ONLY_MIN_SHARE`` of ``long_side``, that is the copy: what the detectors see
     hardly differs, and an arbitrary scale after the blocks would cost a 12-megapixel
-    photo's analysis several times what the blocks do (the last rows and columns that do
-    not fill a block are left out, as in ``area_resized``).
+    photo's analysis several times what the blocks do.
     """
     longest = max(image.shape[:2])
     factor = min(1.0, long_side / longest)
@@ -222,18 +221,19 @@ def shrunk(image: np.ndarray, long_side: int) -> tuple[np.ndarray, float]:
         return image, 1.0
     step = math.ceil(longest / long_side)
     if longest // step >= BLOCKS_ONLY_MIN_SHARE * long_side:
-        height, width = image.shape[0] // step * step, image.shape[1] // step * step
-        return block_averaged(image[:height, :width], step), 1 / step
+        return block_averaged(image, step), 1 / step
     size = (max(1, round(image.shape[1] * factor)), max(1, round(image.shape[0] * factor)))
     return area_resized(image, size), factor
 
 
 def block_averaged(image: np.ndarray, step: int) -> np.ndarray:
-    """``image`` (its sides multiples of ``step``) shrunk by averaging ``step`` × ``step``
-    blocks. A power of two is halved in turn: OpenCV's bilinear resize at exactly half
-    the size averages 2 × 2 blocks, four times as fast as its area resize (a 12-megapixel
-    photo to a quarter: 1.6 ms instead of 6.7; each halving rounds to whole levels)."""
-    height, width = image.shape[:2]
+    """``image`` shrunk by averaging ``step`` × ``step`` blocks (the last rows and columns
+    that do not fill one are left out). A power of two is halved in turn: OpenCV's
+    bilinear resize at exactly half the size averages 2 × 2 blocks, four times as fast
+    as its area resize (a 12-megapixel photo to a quarter: 1.6 ms instead of 6.7; each
+    halving rounds to whole levels)."""
+    height, width = image.shape[0] // step * step, image.shape[1] // step * step
+    image = image[:height, :width]
     if step & (step - 1):
         return cv2.resize(image, (width // step, height // step), interpolation=cv2.INTER_AREA)
     while step > 1:
