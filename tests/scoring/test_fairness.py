@@ -51,19 +51,10 @@ SMALL_FACE_WIDTH = 110
 SETS = ("portraits", "lfw", "small")
 TABLES = {"transform": corpus.TRANSFORMS, "quality": corpus.QUALITY}
 
-# Where the engine misses a target today, as measured (the portraits and the first 20
-# LFW faces meet every target; the small set misses four, all on one face). Each entry
-# makes that case a strict xfail: remove it once the engine meets the target. Keys:
-# (check, set, transform).
-KNOWN_MISSES: dict[tuple[str, str, str], str] = {
-    # Grace Hopper's portrait at 110 px scores 6.0 (6.4 at full size): her fine lines
-    # and the old photo's grain read as grain of 3.25 grey levels there, just over the
-    # clean limit of 3, and her landmarks move more than a larger face's.
-    ("moves", "small", "face L* × 1.3"): "grace_hopper 6.0 → 6.7",
-    ("moves", "small", "warm cast (tungsten)"): "grace_hopper 6.0 → 6.6",
-    ("moves", "small", "roll −10°"): "grace_hopper 6.0 → 6.7 (grain read 1.81)",
-    ("rises", "small", "JPEG quality 40"): "grace_hopper 6.0 → 6.5 (grain read 1.53)",
-}
+# Where the engine misses a target today, as measured: none (the portraits, the first 20
+# LFW faces and the small set meet every target). An entry makes that case a strict
+# xfail, to be removed once the engine meets the target. Keys: (check, set, transform).
+KNOWN_MISSES: dict[tuple[str, str, str], str] = {}
 
 
 @functools.cache

@@ -149,6 +149,14 @@ def with_more_views(image: np.ndarray, landmarks: FaceLandmarks) -> FaceLandmark
     return FaceLandmarks(landmarks.detection, samples.mean(axis=0), samples)
 
 
+def enlarged_for_mesh(face: Detection) -> bool:
+    """Whether the mesh sees ``face`` enlarged in its first framing: its crop has fewer
+    pixels than ``MESH_CROP_SIDE``, so the landmarks are placed on interpolated pixels,
+    and each framing places them a little differently (``with_more_views``)."""
+    margin = MESH_VIEWS[0][0]
+    return margin * max(face.w, face.h) < MESH_CROP_SIDE
+
+
 def landmark_samples(image: np.ndarray, face: Detection) -> np.ndarray | None:
     """Every mesh run's landmarks of ``face`` in the first framing of ``MESH_VIEWS``
     (``mesh_samples``); on a soft or unusual
