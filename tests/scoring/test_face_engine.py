@@ -15,6 +15,7 @@ import pytest
 
 from prettyscore.core import messages
 from prettyscore.core.errors import ValidationFailed
+from prettyscore.scoring.engines import face_calibration, face_landmarks, face_mesh, face_skin
 from prettyscore.scoring.engines.base import BREAKDOWN_KEYS, FaceAnalysis
 from prettyscore.scoring.engines.face_mesh import FaceMeshEngine
 from tests.scoring import corpus, photos
@@ -243,6 +244,20 @@ def test_a_12_megapixel_copy_scores_like_the_original(engine, astronaut_result):
     assert abs(result.score - astronaut_result.score) <= SAME_FACE_TOLERANCE
     x, y, w, h = result.face_box
     assert 500 + 3000 * 200 / 512 <= x + w / 2 <= 500 + 3000 * 250 / 512
+
+
+def test_a_large_photos_grain_reads_the_same_from_bands_of_it(monkeypatch):
+    """Around a 12 MP photo's face, grain is read on bands of rows, not every pixel:
+    they must read the same noise as the whole region would."""
+    grey = face_mesh.luminance(photos.twelve_megapixels(photos.astronaut()))
+    noise = np.random.default_rng(7).normal(0.0, 8.0, grey.shape)
+    grainy = np.clip(grey + noise, 0, 255).astype(np.uint8)
+    points = face_landmarks.locate_face(grainy).points
+    from_bands = face_skin.photo_grain(grainy, points)
+    monkeypatch.setattr(face_skin, "GRAIN_MAX_PIXELS", grainy.size)
+    from_every_pixel = face_skin.photo_grain(grainy, points)
+    assert from_bands == pytest.approx(from_every_pixel, rel=0.03)
+    assert from_bands > face_calibration.GRAIN_HIDES_SKIN - 1.0
 
 
 def test_the_mirror_image_finds_the_mirrored_face(engine, astronaut_result):

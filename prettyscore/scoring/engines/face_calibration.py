@@ -174,7 +174,7 @@ PRECISE_UNTIL_BLUR = 1.22
 MAX_UNCERTAINTY = 3.0
 UNCERTAINTY_SCALE = 0.43
 # Grain (grey levels at the measuring scale, ``face_skin.face_grain``): clean photos read
-# 0.1–2.5. Beyond CLEAN_GRAIN it hides the skin's texture, entirely at GRAIN_HIDES_SKIN,
+# 0–2. Beyond CLEAN_GRAIN it hides the skin's texture, entirely at GRAIN_HIDES_SKIN,
 # and each grey level of it counts as UNCERTAINTY_PER_GRAIN percent of blur.
 CLEAN_GRAIN = 3.0
 GRAIN_HIDES_SKIN = 5.0
