@@ -1,8 +1,9 @@
 """From a face's measures to what a visitor sees: notes, the breakdown and the score.
 
-Each measure has an ideal range. Inside it the measure has full marks; outside, its
-quality falls off smoothly (a Gaussian of width ``fall_off``), never at a threshold, so
-two nearly identical photos get nearly identical figures. Where the ideal comes from:
+Each measure has an ideal range. Its quality is a smooth bell (``Ideal.quality``): full
+marks at the range's centre (at 0 where less is better), ``EDGE_QUALITY`` at its edges,
+falling off beyond, never at a threshold, so two nearly identical photos get nearly
+identical figures. Where the ideal comes from:
 
 - **Symmetry**: the mean distance between each landmark and the mirror image of its
   partner, in percent of the face's width. Nobody is perfectly symmetric; under half a
@@ -23,9 +24,10 @@ two nearly identical photos get nearly identical figures. Where the ideal comes 
   show the skin's texture at all, its figure no longer counts (``skin_quality``).
 
 Breakdown bars: ``10 q`` for a part's quality ``q`` (0–1). Overall score:
-``SCORE_FLOOR + SCORE_RANGE × Q ** SCORE_EXPONENT`` with ``Q`` the weighted mean of the
-three qualities; the exponent keeps the top rare: 9.5 needs ``Q`` ≥ 0.96 and 10.0 needs
-every measure in its ideal range.
+``SCORE_FLOOR + SCORE_RANGE × min(1, Q / TOP_QUALITY) ** SCORE_EXPONENT`` with ``Q``
+the weighted mean of the three qualities; the exponent keeps the top rare: 9.5 needs
+``Q`` of about 0.93, and 10.0 (``TOP_QUALITY``, 0.97) every measure well inside its
+ideal range, in a sharp photo.
 """
 
 from __future__ import annotations
