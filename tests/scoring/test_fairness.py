@@ -146,7 +146,7 @@ def test_every_portrait_is_scored_with_its_face_small(name):
     """A face 110, 90 or 75 pixels wide (a full-length photo's, or one far from the
     camera) is found and measured, not refused as too small."""
     scores = before(name)
-    refused = {name: score for name, score in scores.items() if not isinstance(score, float)}
+    refused = {face: score for face, score in scores.items() if not isinstance(score, float)}
     assert len(scores) == len(corpus.PORTRAIT_NAMES)
     assert not refused
 
@@ -263,16 +263,16 @@ def test_every_tier_below_the_top_is_reached_by_a_real_photo(capsys):
     every tier of the documents' table but the top one. That one, exactly 10, asks for
     every measure well inside its ideal range in a sharp photo (``TOP_QUALITY``): none of
     these faces has it, and the table prints the best score reached."""
-    reached: dict[str, list[tuple[str, float]]] = {}
     scores = before("portraits")
-    for name, score in scores.items():
-        reached.setdefault(tiers.tier_for(score).label, []).append((name, score))
-    for table, changes in TABLES.items():
-        for transform in changes:
-            for name, change in row("portraits", table, transform).changes.items():
-                score = round(scores[name] + change, 1)
-                where = f"{name}, {transform}"
-                reached.setdefault(tiers.tier_for(score).label, []).append((where, score))
+    scored = list(scores.items()) + [
+        (f"{name}, {transform}", round(scores[name] + change, 1))
+        for table, changes in TABLES.items()
+        for transform in changes
+        for name, change in row("portraits", table, transform).changes.items()
+    ]
+    reached: dict[str, list[tuple[str, float]]] = {}
+    for where, score in scored:
+        reached.setdefault(tiers.tier_for(score).label, []).append((where, score))
     lines = ["Tiers reached by the portraits and their changed copies"]
     for tier in tiers.TIERS:
         found = sorted(reached.get(tier.label, []), key=lambda each: -each[1])

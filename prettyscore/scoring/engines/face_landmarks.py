@@ -153,8 +153,13 @@ def enlarged_for_mesh(face: Detection) -> bool:
     """Whether the mesh sees ``face`` enlarged in its first framing: its crop has fewer
     pixels than ``MESH_CROP_SIDE``, so the landmarks are placed on interpolated pixels,
     and each framing places them a little differently (``with_more_views``)."""
-    margin = MESH_VIEWS[0][0]
-    return margin * max(face.w, face.h) < MESH_CROP_SIDE
+    return crop_side(face, MESH_VIEWS[0][0]) < MESH_CROP_SIDE
+
+
+def crop_side(face: Detection, margin: float) -> float:
+    """The side of the square the mesh looks at ``face`` in, with ``margin``, in photo
+    pixels (before it is resized to ``MESH_CROP_SIDE``)."""
+    return margin * max(face.w, face.h)
 
 
 def landmark_samples(image: np.ndarray, face: Detection) -> np.ndarray | None:
@@ -394,7 +399,7 @@ def surroundings(
     x1 = min(width, int(np.ceil(centre_x + reach * side)) + 1)
     y1 = min(height, int(np.ceil(centre_y + reach * side)) + 1)
     region = image[y0:y1, x0:x1]
-    smallest_crop = min(margin for margin, _, _ in views) * side
+    smallest_crop = crop_side(face, min(margin for margin, _, _ in views))
     factor = min(1.0, MESH_CROP_SIDE / smallest_crop)
     if factor < 1.0:
         size = (max(1, round(region.shape[1] * factor)), max(1, round(region.shape[0] * factor)))
@@ -421,7 +426,7 @@ def view_meshes(
     another face, or of none: it is not this face's (``inside_of``: the box to check
     against, when ``face`` is a shifted framing of it).
     """
-    side = max(8, round(margin * max(face.w, face.h)))
+    side = max(8, round(crop_side(face, margin)))
     centre_x, centre_y = face.centre
     left, top = round(centre_x - side / 2), round(centre_y - side / 2)
     meshes = mirrored_meshes(levelled(cut_square(image, left, top, side)))

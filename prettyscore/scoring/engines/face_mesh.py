@@ -82,9 +82,7 @@ class FaceMeshEngine:
         gray = luminance(image)
         landmarks = located_face(gray)
         frame, face = framed(gray, landmarks)
-        if blur_percent(face) > PRECISE_BLUR_PERCENT or face_landmarks.enlarged_for_mesh(
-            landmarks.detection
-        ):
+        if placed_imprecisely(landmarks, face):
             landmarks = face_landmarks.with_more_views(gray, landmarks)
             frame, face = framed(gray, landmarks)
         points = landmarks.points
@@ -117,6 +115,15 @@ def framed(
     """The face's frame and its canonical image."""
     frame = FaceFrame.of(landmarks.points)
     return frame, face_skin.canonical_face(gray, landmarks.points, frame)
+
+
+def placed_imprecisely(
+    landmarks: face_landmarks.FaceLandmarks, face: face_skin.CanonicalFace
+) -> bool:
+    """Whether one framing places these landmarks less precisely than several would: on
+    a soft face, or a small one the mesh sees enlarged (see ``PRECISE_BLUR_PERCENT``)."""
+    soft = blur_percent(face) > PRECISE_BLUR_PERCENT
+    return soft or face_landmarks.enlarged_for_mesh(landmarks.detection)
 
 
 def blur_percent(face: face_skin.CanonicalFace) -> float:
