@@ -15,7 +15,13 @@ import pytest
 
 from prettyscore.core import messages
 from prettyscore.core.errors import ValidationFailed
-from prettyscore.scoring.engines import face_calibration, face_landmarks, face_mesh, face_skin
+from prettyscore.scoring.engines import (
+    face_calibration,
+    face_landmarks,
+    face_mesh,
+    face_mesh_points,
+    face_skin,
+)
 from prettyscore.scoring.engines.base import BREAKDOWN_KEYS, FaceAnalysis
 from prettyscore.scoring.engines.face_mesh import FaceMeshEngine
 from tests.scoring import corpus, photos
@@ -317,6 +323,26 @@ def test_a_strongly_compressed_copy_never_reads_sharper(engine):
         readings[photo.name] = compressed["sharpness"] / original["sharpness"]
     assert min(readings.values()) >= 0.95, readings
     assert sum(ratio >= 1.0 for ratio in readings.values()) > len(readings) / 2, readings
+
+
+FRONTAL_PORTRAITS = [name for name in corpus.PORTRAIT_NAMES if name != "luispedro.jpg"]
+
+
+@pytest.mark.parametrize("name", FRONTAL_PORTRAITS)
+def test_a_face_made_perfectly_symmetric_reads_as_symmetric(engine, name):
+    """Each half of a frontal portrait mirrored onto the other is a face with no
+    asymmetry at all: every mirror distance the panel shows then reads near 0, whatever
+    the face, and its symmetry bar near full. What is left is the mesh's own imprecision:
+    0.6% of face width at most on these faces, against 0.3–1.6% on the photos as taken.
+    (The three-quarter view of mahotas' author is left out: mirrored, it is no face.)"""
+    photo = corpus.portrait(name)
+    points = face_landmarks.locate_face(face_skin.luminance(photo.image)).points
+    midline = points[list(face_mesh_points.MIDLINE), :2]
+    for half, image in photos.symmetric_halves(photo.image, midline).items():
+        result = engine.analyse(image)
+        distances = {n.name: n.value for n in result.notes if n.key.startswith("asymmetry_")}
+        assert max(distances.values()) <= 0.7, (half, distances)
+        assert result.breakdown["symmetry"] >= 9.7, (half, result.breakdown)
 
 
 def test_a_face_made_lopsided_scores_lower_symmetry(engine, astronaut_result):
