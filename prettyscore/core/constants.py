@@ -16,6 +16,10 @@ LEADERBOARD_DIALOG_MIN_SCORE = 9.5
 CONFETTI_PIECES = 50
 CONFETTI_SECONDS = 3
 
+# The dashboard checks a member's subscription again this often while it is open
+# (document 001 §9; a setting may change it).
+SUBSCRIPTION_RECHECK_SECONDS = 30.0
+
 # Visitors' results live only for their session, and at most this long.
 VISITOR_RESULT_TTL_SECONDS = 3600
 

@@ -115,6 +115,9 @@ class Settings:
     premium_monthly_cents: int = _setting(constants.PREMIUM_MONTHLY_CENTS, int)
     detailed_personality_cents: int = _setting(constants.DETAILED_PERSONALITY_CENTS, int)
     payment_currency: str = _setting("usd", str.lower)
+    subscription_recheck_seconds: float = _setting(
+        constants.SUBSCRIPTION_RECHECK_SECONDS, lambda value: max(1.0, float(value))
+    )
     analysis_wait_seconds: float = _setting(3.0, float)
     body_analysis_wait_seconds: float = _setting(constants.BODY_ANALYSIS_WAIT_SECONDS, float)
     scoring_engine: str = _setting("analysis")

@@ -2,14 +2,16 @@
 
 The tab shown follows the address (``?tab=``; /dashboard opens on My Photos, the core
 document's screen, /user-dashboard on Overview), then the member's clicks. While the
-page is open the subscription is checked again every 30 s, so a payment completed in
-another tab, or a cancellation, shows without a reload.
+page is open the subscription is checked again every 30 s (the setting
+``SUBSCRIPTION_RECHECK_SECONDS``), so a payment completed in another tab, or a
+cancellation, shows without a reload.
 """
 
 from __future__ import annotations
 
 import asyncio
 import dataclasses
+import math
 import secrets
 
 import reflex as rx
@@ -17,6 +19,7 @@ import reflex as rx
 from prettyscore.billing.state import PremiumState
 from prettyscore.core import routes
 from prettyscore.core.db import run_in_session
+from prettyscore.core.settings import get_settings
 from prettyscore.dashboard import service
 from prettyscore.personality.service import PARAGRAPH_BREAK, report_path
 from prettyscore.photos.state import PhotosState
@@ -24,9 +27,8 @@ from prettyscore.scoring.tiers import score_text
 from prettyscore.ui.guarded import guarded
 
 TABS = ("overview", "photos", "personality", "premium")
-RECHECK_SECONDS = 30
 # A closed tab cannot tell the server, so the rechecks also stop after two hours.
-MAX_RECHECKS = 240
+RECHECKS_FOR_SECONDS = 2 * 60 * 60
 
 
 @dataclasses.dataclass
@@ -103,11 +105,13 @@ class DashboardState(PhotosState):
 
     @rx.event(background=True)
     async def recheck_subscription(self):
-        """Every 30 s while this dashboard is open: the subscription state again."""
+        """Every 30 s (the setting) while this dashboard is open: the subscription
+        state again."""
         async with self:
             watch = self._watch
-        for _ in range(MAX_RECHECKS):
-            await asyncio.sleep(RECHECK_SECONDS)
+        interval = get_settings().subscription_recheck_seconds
+        for _ in range(math.ceil(RECHECKS_FOR_SECONDS / interval)):
+            await asyncio.sleep(interval)
             async with self:
                 on_dashboard = self.router.url.path.startswith(
                     (routes.DASHBOARD, routes.USER_DASHBOARD)

@@ -132,6 +132,8 @@ def server_environment(
             # The analysis still shows its progress, just for less than the documents' 3 s.
             "ANALYSIS_WAIT_SECONDS": "0.5",
             "BODY_ANALYSIS_WAIT_SECONDS": "0.5",
+            # An open dashboard's subscription recheck: its loop is tested, not the 30 s.
+            "SUBSCRIPTION_RECHECK_SECONDS": "3",
             "STRIPE_WEBHOOK_SECRET": STRIPE_WEBHOOK_SECRET,
             # Every browser test signs members up and in from 127.0.0.1, and on Redis the
             # counts outlive a run: the limits are tested in tests/security and tests/api.
