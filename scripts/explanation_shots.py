@@ -17,12 +17,11 @@ import tempfile
 from pathlib import Path
 
 from PIL import Image
-from playwright.sync_api import expect, sync_playwright
+from playwright.sync_api import sync_playwright
 from skimage import data
 
-from prettyscore.core import messages
 from tests.e2e.flows import new_member
-from tests.e2e.test_scoring import score_from_upload_page
+from tests.e2e.test_scoring import score_from_upload_page, shown_explanation
 from tests.fixtures.browser import CHROMIUM, CHROMIUM_ARGS
 from tests.helpers.app_server import running_app
 
@@ -50,13 +49,7 @@ def main(out_dir: Path) -> None:
             page = context.new_page()
             new_member(page, server.base_url, f"shots-{name}")
             score_from_upload_page(page, server.base_url, face)
-            panel = page.get_by_test_id("explanation")
-            expect(
-                panel.get_by_role("heading", name=messages.HOW_WE_GOT_YOUR_SCORE)
-            ).to_be_visible()
-            picture = panel.get_by_role("img", name=messages.MEASURED_LINES_ALT)
-            picture.scroll_into_view_if_needed()
-            expect(picture).to_have_js_property("complete", True)
+            panel, _ = shown_explanation(page)
             page.wait_for_timeout(CONFETTI_FALLEN_MS)
             path = out_dir / f"explanation-{name}.png"
             panel.screenshot(path=path)

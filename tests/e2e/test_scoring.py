@@ -304,6 +304,17 @@ def no_sideways_scroll(page) -> bool:
     return page.evaluate("document.documentElement.scrollWidth <= window.innerWidth")
 
 
+def shown_explanation(page):
+    """The results page's "How we got your score" panel and its measured-lines picture,
+    once the heading shows and the picture has loaded."""
+    panel = page.get_by_test_id("explanation")
+    expect(panel.get_by_role("heading", name=messages.HOW_WE_GOT_YOUR_SCORE)).to_be_visible()
+    picture = panel.get_by_role("img", name=messages.MEASURED_LINES_ALT)
+    picture.scroll_into_view_if_needed()
+    expect(picture).to_have_js_property("complete", True)
+    return panel, picture
+
+
 def shown_notes(panel) -> list[str]:
     notes = panel.get_by_test_id("explanation-note")
     expect(notes.first).to_be_visible()
@@ -318,11 +329,7 @@ def test_the_score_is_explained_on_a_phone_and_again_in_my_photos(
     new_member(page, base, "explained")
     score_from_upload_page(page, base, photos["face"])
 
-    panel = page.get_by_test_id("explanation")
-    expect(panel.get_by_role("heading", name=messages.HOW_WE_GOT_YOUR_SCORE)).to_be_visible()
-    picture = panel.get_by_role("img", name=messages.MEASURED_LINES_ALT)
-    picture.scroll_into_view_if_needed()
-    expect(picture).to_have_js_property("complete", True)
+    panel, picture = shown_explanation(page)
     assert picture.evaluate("img => img.naturalWidth") > 0
     on_results = shown_notes(panel)
     assert any(
