@@ -6,7 +6,7 @@ Writes one JPEG per preset of the editor's tabs, and per custom prompt of ``PROM
 (``docs/edits/<preset>.jpg``): the portraits in a row, each photo above its result (for
 the Hair tab and the skin, a close-up of the head, where the change is). The portraits
 are scikit-image's astronaut (a studio portrait) and the head-and-shoulders crops of the
-``face_recognition`` test photos that the fairness corpus uses (``tests.scoring.corpus``:
+``face_recognition`` test photos that the fairness corpus uses (``tests.fixtures.corpus``:
 fetched from the package index once, then kept in ``.tools/test-photos/``). Prints how
 long each preset takes on each photo, and on the astronaut enlarged to a 1024-pixel side.
 Regenerate the sheets after changing an edit.
@@ -23,7 +23,7 @@ from PIL import Image, ImageDraw
 
 from prettyscore.editing import presets
 from prettyscore.editing.engines.local import LocalEditEngine
-from tests.scoring import corpus
+from tests.fixtures import corpus
 
 TILE_HEIGHT = 300
 TITLE_HEIGHT = 26

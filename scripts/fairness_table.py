@@ -1,7 +1,7 @@
 """Print the fairness tables and the score distribution for the face engine importable here.
 
-The photos and transforms of ``tests/scoring/corpus.py`` (this checkout's), scored with
-``prettyscore.scoring.analysis.analyse_face`` of whichever ``prettyscore`` comes first on
+The photos and transforms of ``tests/fixtures/corpus.py`` (this checkout's), scored with
+``prettyscore.analysis.face.analyse_face`` of whichever ``prettyscore`` comes first on
 the path, so an older engine can be measured the same way, e.g.::
 
     git worktree add /tmp/old <commit>
@@ -68,9 +68,9 @@ def main() -> int:
     corpus = load_corpus()
 
     import prettyscore
-    from prettyscore.scoring import tiers
-    from prettyscore.scoring.analysis import analyse_face
-    from prettyscore.scoring.engines import get_face_engine
+    from prettyscore.analysis import tiers
+    from prettyscore.analysis.engines import get_face_engine
+    from prettyscore.analysis.face import analyse_face
 
     engine = type(get_face_engine())
     print(f"engine: {engine.__module__}.{engine.__name__} ({Path(prettyscore.__file__).parent})")

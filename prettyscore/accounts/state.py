@@ -24,6 +24,7 @@ from prettyscore.accounts import service
 from prettyscore.accounts.service import CurrentUser, SessionTokens
 from prettyscore.core import messages, routes
 from prettyscore.core.db import run_in_session
+from prettyscore.core.media import MediaOwner
 from prettyscore.core.settings import get_settings
 from prettyscore.ui.guarded import guarded
 from prettyscore.web.browser_key import browser_key_from
@@ -59,6 +60,11 @@ class AuthState(rx.State):
     retired_refresh_token: str = rx.Cookie(
         "", name="ps_refresh_token", max_age=0, **_COOKIE_OPTIONS
     )
+    # The browser as a visitor: its key names the folder of the photos it has not saved
+    # and counts its free edits when signed out. A session cookie: the browser forgets
+    # it, and with it the folder, at the end of the session; the files themselves are
+    # purged within the hour.
+    visitor_secret: str = rx.Cookie("", name="ps_visitor", **_COOKIE_OPTIONS)
     signed_in: bool = False
     user_email: str = ""
     is_admin: bool = False
@@ -72,6 +78,12 @@ class AuthState(rx.State):
         """The email as the account menu shows it: truncated to fit."""
         email = self.user_email
         return email if len(email) <= 24 else email[:21] + "..."
+
+    def _visitor_owner(self) -> MediaOwner:
+        """This browser's own media folder (its key is made on first use)."""
+        if not self.visitor_secret:
+            self.visitor_secret = secrets.token_urlsafe(32)
+        return MediaOwner.visitor(self.visitor_secret)
 
     # -- resolving the user ------------------------------------------------
     async def _current_user(self) -> CurrentUser | None:
@@ -183,7 +195,7 @@ class AuthState(rx.State):
         if user is None:
             return self._sign_in_redirect()
         if not self.is_admin:
-            return [rx.toast.error(denied_text), rx.redirect("/")]
+            return [rx.toast.error(denied_text), rx.redirect(routes.HOME)]
         return None
 
     @rx.event

@@ -43,7 +43,7 @@ def _photo_pool() -> ThreadPoolExecutor:
 def _one_core_each() -> None:
     """OpenCV runs each job on its calling thread: left to itself it spreads every face
     detection over all cores, and PHOTO_WORK_THREADS would no longer bound what photos
-    take. (Scores do not depend on it: tests/scoring checks 1 thread against several.)"""
+    take. (Scores do not depend on it: tests/analysis checks 1 thread against several.)"""
     import cv2
 
     cv2.setNumThreads(1)

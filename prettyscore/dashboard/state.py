@@ -16,6 +16,7 @@ import secrets
 
 import reflex as rx
 
+from prettyscore.analysis.tiers import score_text
 from prettyscore.billing.state import PremiumState
 from prettyscore.core import routes
 from prettyscore.core.db import run_in_session
@@ -23,7 +24,6 @@ from prettyscore.core.settings import get_settings
 from prettyscore.dashboard import service
 from prettyscore.personality.service import PARAGRAPH_BREAK, report_path
 from prettyscore.photos.state import PhotosState
-from prettyscore.scoring.tiers import score_text
 from prettyscore.ui.guarded import guarded
 
 TABS = ("overview", "photos", "personality", "premium")

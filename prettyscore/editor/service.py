@@ -24,6 +24,9 @@ from dataclasses import dataclass, field
 from PIL import Image
 from sqlmodel import Session, select
 
+from prettyscore.analysis import service as scoring
+from prettyscore.analysis.service import ScoreResult
+from prettyscore.analysis.tiers import score_text
 from prettyscore.core import images, messages
 from prettyscore.core.errors import PermissionDenied
 from prettyscore.core.media import (
@@ -39,9 +42,6 @@ from prettyscore.editing.adjustments import Adjustments, apply_adjustments
 from prettyscore.photos import service as photos_service
 from prettyscore.photos.models import Photo
 from prettyscore.photos.pending import PendingFiles
-from prettyscore.scoring import service as scoring
-from prettyscore.scoring.service import ScoreResult
-from prettyscore.scoring.tiers import score_text
 
 DbFactory = Callable[[], AbstractContextManager[Session]]
 EDITED_JPEG_QUALITY = 92

@@ -14,6 +14,7 @@ import reflex as rx
 from reflex.experimental.client_state import ClientStateVar
 
 from prettyscore.accounts.state import AuthState
+from prettyscore.analysis import service as scoring
 from prettyscore.core import constants, messages, routes
 from prettyscore.core.db import run_in_session, session_scope
 from prettyscore.core.errors import DomainError
@@ -27,8 +28,7 @@ from prettyscore.editing.adjustments import (
 )
 from prettyscore.editor import service
 from prettyscore.editor.service import Version, VersionHistory
-from prettyscore.scoring import service as scoring
-from prettyscore.scoring.state import ScoreState
+from prettyscore.scoring.state import ScoreState, shown_result
 from prettyscore.ui import ai_edit
 from prettyscore.ui.guarded import guarded
 
@@ -97,8 +97,7 @@ class EditorState(AuthState):
 
     async def _owners(self) -> list[MediaOwner]:
         """Whose files this tab may use: this browser's and the signed-in member's."""
-        scores = await self.get_state(ScoreState)
-        owners = [scores._visitor_owner()]
+        owners = [self._visitor_owner()]
         user = await self._current_user()
         if user is not None:
             owners.append(MediaOwner.member(user.id))
@@ -113,7 +112,7 @@ class EditorState(AuthState):
 
     def _start(self, first: Version, *more: Version, source: str) -> None:
         """A new photo: the old versions go, the score and the sliders start afresh."""
-        service.discard(media_store(), (Version(**dict(v)) for v in self._versions))
+        service.discard(get_media_store(), (Version(**dict(v)) for v in self._versions))
         self._keep(VersionHistory.starting_with(first, *more))
         self._source, self._photo_id, self.from_my_photos = source, "", False
         self._result_id = ""
@@ -121,9 +120,8 @@ class EditorState(AuthState):
 
     async def _load_allowance(self) -> None:
         user = await self._current_user()
-        scores = await self.get_state(ScoreState)
         self.premium, self.free_edits_left = await run_in_session(
-            editing.allowance, user.id if user else None, scores.visitor_secret
+            editing.allowance, user.id if user else None, self.visitor_secret
         )
 
     # -- arriving ------------------------------------------------------------------
@@ -151,7 +149,7 @@ class EditorState(AuthState):
             return []  # already open here: keep the edits made since
         try:
             opened = await run_in_session(service.open_member_photo, user.id, photo_id)
-            width = await photo_work(service.image_width, media_store(), opened.key)
+            width = await photo_work(service.image_width, get_media_store(), opened.key)
         except DomainError as error:
             return [rx.toast.error(error.message)]
         self._start(Version(opened.key, width=width), source=f"photo:{photo_id}")
@@ -160,15 +158,14 @@ class EditorState(AuthState):
         return reset_sliders()
 
     async def _open_result(self) -> list:
-        scores = await self.get_state(ScoreState)
-        result = scores._current_result()
+        result = shown_result(await self.get_state(ScoreState))
         if result is None:
             return []
         source = f"results:{result.result_id}:{result.edited_key or ''}"
         if self._source == source:
             return []
         keys = [result.image_key, *([result.edited_key] if result.edited_key else [])]
-        widths = [await photo_work(service.image_width, media_store(), k) for k in keys]
+        widths = [await photo_work(service.image_width, get_media_store(), k) for k in keys]
         versions = (Version(key, width=width) for key, width in zip(keys, widths, strict=True))
         self._start(*versions, source=source)
         self._result_id = result.result_id
@@ -183,8 +180,8 @@ class EditorState(AuthState):
         data = await files[0].read(constants.MAX_UPLOAD_BYTES + 1)
         owner = (await self._owners())[0]
         with guarded("Reading an editor upload", messages.FAILED_TO_READ_IMAGE) as call:
-            key = await photo_work(scoring.stage_photo, media_store(), owner, data)
-            width = await photo_work(service.image_width, media_store(), key)
+            key = await photo_work(scoring.stage_photo, get_media_store(), owner, data)
+            width = await photo_work(service.image_width, get_media_store(), key)
         if call.failed:
             return call.toast
         self._start(Version(key, made_here=True, width=width), source=f"upload:{key}")
@@ -213,7 +210,7 @@ class EditorState(AuthState):
     def _add_version(self, version: Version) -> None:
         """A new version after the shown one; the redo versions (and their files) go."""
         history = self._history()
-        service.discard(media_store(), history.add(version))
+        service.discard(get_media_store(), history.add(version))
         self._keep(history)
 
     @rx.event
@@ -225,7 +222,7 @@ class EditorState(AuthState):
             if key is None:
                 return rx.toast.error(messages.PLEASE_UPLOAD_IMAGE_FIRST)
             owner = (await self._owners())[0]
-            baked = await photo_work(service.bake, media_store(), key, changes, owner)
+            baked = await photo_work(service.bake, get_media_store(), key, changes, owner)
         if call.failed:
             return call.toast
         if baked:
@@ -260,19 +257,16 @@ class EditorState(AuthState):
             if key is None:
                 return rx.toast.error(messages.PLEASE_UPLOAD_IMAGE_FIRST)
             user = await self._current_user()
-            scores = await self.get_state(ScoreState)
             request = {
-                "owner": scores._visitor_owner(),
-                "owner_key": editing.allowance_key(
-                    user.id if user else None, scores.visitor_secret
-                ),
+                "owner": self._visitor_owner(),
+                "owner_key": editing.allowance_key(user.id if user else None, self.visitor_secret),
             }
             self.editing = True
         with guarded("An AI edit in the editor", ai_edit.failure_text("edit")) as call:
             edited = await photo_work(
                 service.edit_with_adjustments,
                 session_scope,
-                media_store(),
+                get_media_store(),
                 key=key,
                 adjustments=changes,
                 prompt=prompt,
@@ -309,7 +303,7 @@ class EditorState(AuthState):
             if key is None:
                 return rx.toast.error(messages.NO_EDITED_IMAGE_TO_DOWNLOAD)
             owner = (await self._owners())[0]
-            png_key = await photo_work(service.export_png, media_store(), key, changes, owner)
+            png_key = await photo_work(service.export_png, get_media_store(), key, changes, owner)
         if call.failed:
             return call.toast
         stamp = int(time.time() * 1000)
@@ -339,13 +333,13 @@ class EditorState(AuthState):
                 key = await self._current_key()
             except DomainError as error:
                 return rx.toast.error(error.message)
-            if not media_store().exists(key):
+            if not get_media_store().exists(key):
                 return rx.toast.error(messages.NO_PHOTO_TO_SAVE)
             owner = (await self._owners())[0]
             self.saving = True
         baked = None
         with guarded("Saving from the editor", messages.FAILED_TO_SAVE_PHOTO) as call:
-            baked = await photo_work(service.bake, media_store(), key, changes, owner)
+            baked = await photo_work(service.bake, get_media_store(), key, changes, owner)
             async with self:
                 if baked:
                     self._add_version(Version(baked, changes.describe(), True, self.image_width))
@@ -353,7 +347,7 @@ class EditorState(AuthState):
             saved = await photo_work(
                 service.save_edited_photo,
                 session_scope,
-                media_store(),
+                get_media_store(),
                 user.id,
                 photo_id=photo_id,
                 result_id=result_id,
@@ -377,8 +371,3 @@ class EditorState(AuthState):
         self._source = f"photo:{saved.photo_id}"
         if saved.result is not None:
             self.score_text, self.score_label = saved.result.score_text, saved.result.label
-
-
-def media_store():
-    """The configured media store (one place, so the state reads like its product)."""
-    return get_media_store()

@@ -20,6 +20,7 @@ from urllib.parse import urlsplit
 
 from sqlmodel import Session
 
+from prettyscore.analysis.service import stage_photo
 from prettyscore.billing import checkout
 from prettyscore.billing.fulfilment import (
     KIND_CONTACT_REQUEST,
@@ -35,7 +36,6 @@ from prettyscore.core.settings import get_settings
 from prettyscore.gates import service as gates
 from prettyscore.personality import service as personality
 from prettyscore.personality.quiz import DETAILED
-from prettyscore.scoring.service import stage_photo
 from prettyscore.video.service import member_source_key
 
 #: A photo sent inline, as the documents' client holds it: ``data:image/<type>;base64,...``.

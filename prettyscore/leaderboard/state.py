@@ -11,13 +11,13 @@ import dataclasses
 import reflex as rx
 
 from prettyscore.accounts.state import AuthState
+from prettyscore.analysis.tiers import score_text
 from prettyscore.contact.state import ContactState
 from prettyscore.core import messages, routes
 from prettyscore.core.db import run_in_session
 from prettyscore.core.errors import DomainError, ValidationFailed
 from prettyscore.leaderboard import service
 from prettyscore.leaderboard.components import BIO_FIELD, DISPLAY_NAME_FIELD
-from prettyscore.scoring.tiers import score_text
 from prettyscore.ui.guarded import guarded
 
 # Rank icon colours for the podium: gold, silver, bronze.

@@ -15,10 +15,10 @@ import unicodedata
 import numpy as np
 from PIL import Image, ImageDraw, ImageFont, ImageOps
 
+from prettyscore.analysis.kinds import BREAKDOWN_NAMES, FEET, HANDS, PET
+from prettyscore.analysis.tiers import score_text
 from prettyscore.core import constants, messages
 from prettyscore.core.images import encode_png
-from prettyscore.scoring.kinds import BREAKDOWN_NAMES, FEET, HANDS, PET
-from prettyscore.scoring.tiers import score_text
 
 PINK = (0xEC, 0x48, 0x99)
 PURPLE = (0xA8, 0x55, 0xF7)

@@ -12,14 +12,12 @@ import reflex as rx
 from prettyscore.core import constants, messages
 from prettyscore.core.db import run_in_session, session_scope
 from prettyscore.core.errors import DomainError
-from prettyscore.core.media import get_media_store as media_store
-from prettyscore.core.media import key_from_url
+from prettyscore.core.media import get_media_store, key_from_url
 from prettyscore.core.workers import photo_work
 from prettyscore.editing.presets import UPSCALE_PROMPT
 from prettyscore.photos import history
 from prettyscore.photos.history import EditedPhoto
 from prettyscore.photos.state import PhotoCard, PhotosState, photo_card
-from prettyscore.scoring.state import ScoreState, hd_download
 from prettyscore.ui import ai_edit
 from prettyscore.ui.guarded import guarded
 
@@ -31,9 +29,9 @@ async def _edit(prompt: str, kind: str, request: dict) -> EditedPhoto:
     """One edit on the photo pool: Redo repeats the photo's last prompt, any other kind
     runs ``prompt``."""
     if kind == "redo":
-        return await photo_work(history.redo_edit, session_scope, media_store(), **request)
+        return await photo_work(history.redo_edit, session_scope, get_media_store(), **request)
     return await photo_work(
-        history.edit_saved_photo, session_scope, media_store(), prompt=prompt, **request
+        history.edit_saved_photo, session_scope, get_media_store(), prompt=prompt, **request
     )
 
 
@@ -117,12 +115,12 @@ class PhotoEditorState(PhotosState):
             left = ai_edit.edits_left_to_show(edited.remaining, self.free_edits_left)
             self.free_edits_left = left
             # The download's PNG copy goes to this browser's folder, like /results' one.
-            owner = (await self.get_state(ScoreState))._visitor_owner()
+            owner = self._visitor_owner()
         notice = ai_edit.edited_notice(kind, edited.remaining)
         if kind != "upscale":
             return notice
         upscaled = key_from_url(edited.current_url)
-        return [notice, await hd_download(upscaled, owner, card.score_text)]
+        return [notice, await ai_edit.hd_download(upscaled, owner, card.score_text)]
 
     async def _load_facts(self, user_id) -> None:
         """Premium?, the free edits left and the undo steps, as the server has them."""
@@ -147,7 +145,7 @@ class PhotoEditorState(PhotosState):
             return self._sign_in_redirect()
         with guarded("Undo", messages.FAILED_TO_UNDO_EDIT) as call:
             edited = await run_in_session(
-                history.undo_described, media_store(), user.id, self.selected.id
+                history.undo_described, get_media_store(), user.id, self.selected.id
             )
         if call.failed:
             return call.toast

@@ -8,9 +8,9 @@ from prettyscore.core import messages, routes
 from prettyscore.photos.editor_components import editor_panel
 from prettyscore.photos.editor_state import PhotoEditorState
 from prettyscore.photos.state import PhotosState
-from prettyscore.scoring.components import explanation_panel
 from prettyscore.ui import styles
 from prettyscore.ui.comparison import before_after_slider, photo_frame
+from prettyscore.ui.explanation import explanation_panel
 from prettyscore.ui.share import share_button, share_text_var
 from prettyscore.video.pages import video_dialog
 from prettyscore.video.state import VideoState

@@ -16,13 +16,13 @@ from sqlalchemy.exc import IntegrityError
 from sqlmodel import Session, select
 
 from prettyscore.accounts.models import User
+from prettyscore.analysis.service import ScoreResult
 from prettyscore.core import messages
 from prettyscore.core.errors import NotFound, ValidationFailed
 from prettyscore.core.media import MediaOwner, MediaStore, key_from_url, media_url
 from prettyscore.core.text import storable
 from prettyscore.photos.models import Photo, PhotoEditStep
 from prettyscore.photos.pending import PendingFiles
-from prettyscore.scoring.service import ScoreResult
 
 log = logging.getLogger(__name__)
 

@@ -13,17 +13,17 @@ import reflex as rx
 
 from prettyscore.accounts.service import CurrentUser
 from prettyscore.accounts.state import AuthState
-from prettyscore.core import messages
+from prettyscore.analysis.kinds import FEET, HANDS
+from prettyscore.analysis.service import BREAKDOWN_NAMES
+from prettyscore.analysis.tiers import score_text
+from prettyscore.core import messages, routes
 from prettyscore.core.db import run_in_session
 from prettyscore.core.errors import DomainError, NotFound
 from prettyscore.core.media import get_media_store, key_from_url
 from prettyscore.core.workers import photo_work
 from prettyscore.photos import service
 from prettyscore.photos.models import Photo
-from prettyscore.scoring.components import ExplanationNote, explanation_notes
-from prettyscore.scoring.kinds import FEET, HANDS
-from prettyscore.scoring.service import BREAKDOWN_NAMES
-from prettyscore.scoring.tiers import score_text
+from prettyscore.ui.explanation import ExplanationNote, explanation_notes
 from prettyscore.ui.guarded import guarded
 
 # Saved feet and hands photos say what they are; each shows its own kind's sub-scores.
@@ -211,4 +211,4 @@ class PhotosState(AuthState):
             return call.toast
         self._clear_tokens()
         self.photos, self.total, self.selected = [], 0, PhotoCard()
-        return [rx.toast.success(messages.ACCOUNT_DELETED), rx.redirect("/")]
+        return [rx.toast.success(messages.ACCOUNT_DELETED), rx.redirect(routes.HOME)]

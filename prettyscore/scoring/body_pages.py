@@ -6,11 +6,11 @@ from __future__ import annotations
 
 import reflex as rx
 
+from prettyscore.analysis.kinds import FEET, HANDS, PET
 from prettyscore.core import messages, routes
 from prettyscore.gates.components import feature_gate
 from prettyscore.scoring.body_service import FEATURES, RESULTS_ROUTES, UPLOAD_ROUTES
 from prettyscore.scoring.body_state import CAMERA_UPLOAD_ID, GALLERY_UPLOAD_ID, BodyScoreState
-from prettyscore.scoring.kinds import FEET, HANDS, PET
 from prettyscore.ui import styles
 from prettyscore.ui.celebration import confetti
 from prettyscore.ui.comparison import photo_frame

@@ -16,6 +16,9 @@ from contextlib import AbstractContextManager
 
 from sqlmodel import Session
 
+from prettyscore.analysis import kinds, tiers
+from prettyscore.analysis.kinds import BREAKDOWN_KEYS, BREAKDOWN_NAMES, FEET, HANDS, PET
+from prettyscore.analysis.service import ScoreResult, score_body_photo, stage_photo
 from prettyscore.core import constants, images, messages, routes
 from prettyscore.core.errors import NotAuthenticated, PermissionDenied, ValidationFailed
 from prettyscore.core.media import MediaOwner, MediaStore
@@ -23,9 +26,6 @@ from prettyscore.gates import service as gates
 from prettyscore.photos import card as result_card
 from prettyscore.photos import service as photos_service
 from prettyscore.photos.models import Photo
-from prettyscore.scoring import kinds, tiers
-from prettyscore.scoring.kinds import BREAKDOWN_KEYS, BREAKDOWN_NAMES, FEET, HANDS, PET
-from prettyscore.scoring.service import ScoreResult, score_body_photo, stage_photo
 
 UPLOAD_ROUTES = {FEET: routes.FEET_UPLOAD, HANDS: routes.HANDS_UPLOAD, PET: routes.PET_UPLOAD}
 RESULTS_ROUTES = {FEET: routes.FEET_RESULTS, HANDS: routes.HANDS_RESULTS, PET: routes.PET_RESULTS}

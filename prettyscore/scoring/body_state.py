@@ -16,7 +16,9 @@ import time
 import reflex as rx
 
 from prettyscore.accounts.state import AuthState
-from prettyscore.core import constants, messages
+from prettyscore.analysis.kinds import BODY_KINDS
+from prettyscore.analysis.service import ScoreResult
+from prettyscore.core import constants, messages, routes
 from prettyscore.core.db import run_in_session, session_scope
 from prettyscore.core.errors import DomainError, NotAuthenticated, PermissionDenied
 from prettyscore.core.media import get_media_store, media_url
@@ -25,9 +27,6 @@ from prettyscore.core.workers import photo_work
 from prettyscore.gates.state import FeatureGateState
 from prettyscore.scoring import body_service
 from prettyscore.scoring.body_service import FEATURES, RESULTS_ROUTES, UPLOAD_ROUTES
-from prettyscore.scoring.kinds import BODY_KINDS
-from prettyscore.scoring.service import ScoreResult
-from prettyscore.scoring.state import ScoreState
 from prettyscore.ui.guarded import guarded
 from prettyscore.ui.upload_watch import UploadProgress
 
@@ -37,8 +36,6 @@ CHECK_LINES = 3
 TICK_SECONDS = 0.15
 #: How long 'Get My Score!' waits for a photo still on its way before giving up.
 UPLOAD_WAIT_SECONDS = 120.0
-
-media_store = get_media_store
 
 
 class BodyScoreState(UploadProgress, AuthState):
@@ -78,7 +75,7 @@ class BodyScoreState(UploadProgress, AuthState):
         self._staged = {k: v for k, v in self._staged.items() if k != kind}
         self._set_navigation(kind, None)
         for key in filter(None, keys - self._keys_in_use()):
-            media_store().delete(key)
+            get_media_store().delete(key)
 
     def _locked_out(self, kind: str, error: DomainError):
         """The server refused: visitors go to sign in, others see the gate's answer."""
@@ -94,7 +91,7 @@ class BodyScoreState(UploadProgress, AuthState):
     async def open_upload(self, kind: str):
         """on_load of an upload page. Pets need a member (the gate asks for the others)."""
         if kind not in BODY_KINDS:
-            return rx.redirect("/")
+            return rx.redirect(routes.HOME)
         self.kind = kind
         staged = self._staged.get(kind)
         self.preview_url = media_url(staged) if staged else ""
@@ -128,11 +125,11 @@ class BodyScoreState(UploadProgress, AuthState):
             return self._locked_out(kind, error)
         upload = files[0]
         data = await upload.read(constants.MAX_UPLOAD_BYTES + 1)
-        owner = (await self.get_state(ScoreState))._visitor_owner()
+        owner = self._visitor_owner()
         with guarded(f"Staging a {kind} photo", messages.FAILED_TO_READ_IMAGE) as call:
             key = await photo_work(
                 body_service.stage_body_photo,
-                media_store(),
+                get_media_store(),
                 owner,
                 data,
                 name=upload.name,
@@ -179,7 +176,12 @@ class BodyScoreState(UploadProgress, AuthState):
             self.analyzing, self.checks_done = True, 0
         work = asyncio.create_task(
             photo_work(
-                body_service.analyse_for_member, session_scope, media_store(), user.id, key, kind
+                body_service.analyse_for_member,
+                session_scope,
+                get_media_store(),
+                user.id,
+                key,
+                kind,
             )
         )
         await self._tick_checks(work)
@@ -230,7 +232,7 @@ class BodyScoreState(UploadProgress, AuthState):
     async def open_results(self, kind: str):
         """on_load of a results page: without a result, back to the kind's upload page."""
         if kind not in BODY_KINDS:
-            return rx.redirect("/")
+            return rx.redirect(routes.HOME)
         user = await self._current_user()
         navigation = self._navigation.get(kind) or {}
         try:
@@ -289,7 +291,7 @@ class BodyScoreState(UploadProgress, AuthState):
         # 'Failed to save results' is the one failure text here, a refusal included.
         failed = messages.FAILED_TO_SAVE_RESULTS
         with guarded(f"Saving a {kind} result", failed, refusals=False) as call:
-            await run_in_session(body_service.save_body_result, media_store(), user.id, result)
+            await run_in_session(body_service.save_body_result, get_media_store(), user.id, result)
         if call.failed:
             return call.toast
         self._set_navigation(kind, {**navigation, "saved": True})
@@ -305,7 +307,7 @@ class BodyScoreState(UploadProgress, AuthState):
         result = ScoreResult.from_dict(navigation["result"])
         failed = messages.FAILED_TO_DOWNLOAD_RETRY
         with guarded(f"Rendering a {result.kind} result card", failed, refusals=False) as call:
-            png = await photo_work(body_service.render_card, media_store(), result)
+            png = await photo_work(body_service.render_card, get_media_store(), result)
         if call.failed:
             return call.toast
         return [

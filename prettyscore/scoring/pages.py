@@ -10,7 +10,6 @@ from prettyscore.editing import components as edit_controls
 from prettyscore.editing.presets import UPSCALE_PROMPT
 from prettyscore.leaderboard.components import entry_fields
 from prettyscore.scoring import body_pages
-from prettyscore.scoring.components import explanation_panel
 from prettyscore.scoring.state import RESULTS_PHOTO, UPLOAD_PAGE_ID, ScoreState
 from prettyscore.ui import early_photo, styles
 from prettyscore.ui.celebration import confetti
@@ -25,6 +24,7 @@ from prettyscore.ui.components import (
     photo_picker_prompt,
     show_when_ready,
 )
+from prettyscore.ui.explanation import explanation_panel
 from prettyscore.ui.layout import page_layout
 from prettyscore.ui.score import (
     breakdown_bars,

@@ -10,25 +10,24 @@ from __future__ import annotations
 
 import asyncio
 import dataclasses
-import secrets
 import time
 
 import reflex as rx
 
 from prettyscore.accounts.state import AuthState
+from prettyscore.analysis import service as scoring
+from prettyscore.analysis.service import ScoreResult
 from prettyscore.core import constants, messages, routes
 from prettyscore.core.db import run_in_session, session_scope
 from prettyscore.core.errors import DomainError
-from prettyscore.core.media import MediaOwner, get_media_store, media_url
+from prettyscore.core.media import get_media_store, media_url
 from prettyscore.core.settings import get_settings
 from prettyscore.core.workers import photo_work
 from prettyscore.editing import service as editing
 from prettyscore.photos import card as result_card
 from prettyscore.photos import service as photos_service
-from prettyscore.scoring import service as scoring
-from prettyscore.scoring.components import ExplanationNote, explanation_notes
-from prettyscore.scoring.service import ScoreResult
 from prettyscore.ui import ai_edit, early_photo
+from prettyscore.ui.explanation import ExplanationNote, explanation_notes
 from prettyscore.ui.guarded import guarded
 from prettyscore.ui.share import share_text
 from prettyscore.ui.upload_watch import UploadProgress
@@ -41,13 +40,11 @@ PROGRESS_TICK_SECONDS = 0.15
 #: How long 'Get My Score!' waits for a photo still on its way before giving up.
 UPLOAD_WAIT_SECONDS = 120.0
 
-media_store = get_media_store
-
 
 def _render_card(result: ScoreResult) -> bytes:
     from prettyscore.core import images
 
-    store = media_store()
+    store = get_media_store()
     photo = images.decode_upload(store.read(result.edited_key or result.image_key))
     return result_card.render_result_card(
         photo,
@@ -58,29 +55,9 @@ def _render_card(result: ScoreResult) -> bytes:
     )
 
 
-async def hd_download(image_key: str, owner: MediaOwner, score_text: str):
-    """The upscaled photo downloaded as pretty-score-{score}-edited.png (a PNG copy in
-    this browser's folder), or 'Failed to download photo' whatever went wrong (the edit
-    itself is done, so even a refusal here reads as a failed download)."""
-    failed = messages.FAILED_TO_DOWNLOAD_PHOTO
-    with guarded("Preparing the 4K download", failed, refusals=False) as call:
-        png_key = await photo_work(editing.download_copy, media_store(), image_key, owner)
-    if call.failed:
-        return call.toast
-    name = editing.photo_download_name(score_text)
-    return rx.download(url=media_url(png_key), filename=name)
-
-
 class ScoreState(UploadProgress, AuthState):
     """One tab's trip through upload, analysis and results."""
 
-    visitor_secret: str = rx.Cookie(
-        "",
-        name="ps_visitor",
-        path="/",
-        same_site="lax",
-        secure=get_settings().secure_cookies,
-    )
     staging: bool = False
     preview_url: str = ""
     enhanced_notice: bool = False
@@ -116,13 +93,6 @@ class ScoreState(UploadProgress, AuthState):
         return share_text(self.score, self.label) if self.has_result else ""
 
     # -- choosing a photo ----------------------------------------------------
-    def _visitor_owner(self) -> MediaOwner:
-        if not self.visitor_secret:
-            # A session cookie: the browser forgets it, and with it the folder, at the end
-            # of the session; the files themselves are purged within the hour.
-            self.visitor_secret = secrets.token_urlsafe(32)
-        return MediaOwner.visitor(self.visitor_secret)
-
     async def _stage(self, files: list[rx.UploadFile]):
         if not files:
             # The picker refused the file and said why (reject_drop): one notice, not two.
@@ -132,7 +102,7 @@ class ScoreState(UploadProgress, AuthState):
         with guarded("Staging an upload", messages.FAILED_TO_READ_IMAGE) as call:
             key = await photo_work(
                 scoring.stage_photo,
-                media_store(),
+                get_media_store(),
                 self._visitor_owner(),
                 data,
                 name=upload.name,
@@ -183,7 +153,7 @@ class ScoreState(UploadProgress, AuthState):
     def _discard_staged(self) -> None:
         in_result = (self._result.get("image_key"), self._result.get("edited_key"))
         if self._staged_key and self._staged_key not in in_result:
-            media_store().delete(self._staged_key)
+            get_media_store().delete(self._staged_key)
         self._staged_key = ""
 
     @rx.event
@@ -211,7 +181,7 @@ class ScoreState(UploadProgress, AuthState):
             if not self._staged_key:
                 return rx.toast.error(messages.PLEASE_UPLOAD_PHOTO_FIRST)
             key, self.analyzing, self.progress = self._staged_key, True, 3
-        work = asyncio.create_task(photo_work(scoring.score_staged_photo, media_store(), key))
+        work = asyncio.create_task(photo_work(scoring.score_staged_photo, get_media_store(), key))
         await self._show_progress(work)
         with guarded("Analysis") as call:
             result = work.result()
@@ -271,7 +241,7 @@ class ScoreState(UploadProgress, AuthState):
         """on_load of /results: without a result there is nothing to show: go home."""
         await self._current_user()
         if not self.has_result:
-            return [early_photo.remember(RESULTS_PHOTO, ""), rx.redirect("/")]
+            return [early_photo.remember(RESULTS_PHOTO, ""), rx.redirect(routes.HOME)]
         if self.router.url.query_parameters.get("leaderboard") == "1":
             self.leaderboard_open = True  # the documents' flag: open the opt-in on request
         await self._load_allowance()
@@ -310,7 +280,7 @@ class ScoreState(UploadProgress, AuthState):
     async def _save(self, *, listing, success: str):
         result = self._current_result()
         if result is None:
-            return rx.redirect("/")
+            return rx.redirect(routes.HOME)
         user = await self._current_user()
         if user is None:
             return [rx.toast.info(messages.SIGN_IN_TO_SAVE), self._sign_in_redirect(routes.RESULTS)]
@@ -318,7 +288,7 @@ class ScoreState(UploadProgress, AuthState):
         failed = messages.FAILED_TO_SAVE_PHOTO
         with guarded("Saving a result", failed, refusals=False) as call:
             await run_in_session(
-                photos_service.save_result, media_store(), user.id, result, listing=listing
+                photos_service.save_result, get_media_store(), user.id, result, listing=listing
             )
         if call.failed:
             return call.toast
@@ -390,7 +360,7 @@ class ScoreState(UploadProgress, AuthState):
             self.editing = True
         with guarded("An AI edit", ai_edit.failure_text(kind)) as call:
             outcome = await photo_work(
-                editing.edit_photo, session_scope, media_store(), prompt=prompt, **request
+                editing.edit_photo, session_scope, get_media_store(), prompt=prompt, **request
             )
         if call.failed:
             async with self:
@@ -406,7 +376,7 @@ class ScoreState(UploadProgress, AuthState):
         remember = early_photo.remember(RESULTS_PHOTO, media_url(outcome.image_key))
         events = [remember, ai_edit.edited_notice(kind, outcome.remaining)]
         if kind == "upscale":  # 'Download HD Version (4K)': the upscaled photo, as a file
-            events.append(await hd_download(outcome.image_key, owner, result.score_text))
+            events.append(await ai_edit.hd_download(outcome.image_key, owner, result.score_text))
         return events
 
     def _apply_edit(self, edited_key: str) -> None:
@@ -426,3 +396,8 @@ class ScoreState(UploadProgress, AuthState):
         self.preview_url = media_url(result.edited_key)
         self.enhanced_notice = True
         return rx.redirect(routes.UPLOAD)
+
+
+def shown_result(scores: ScoreState) -> ScoreResult | None:
+    """The result this tab's /results shows (the editor opens it), or None."""
+    return scores._current_result()

@@ -23,14 +23,14 @@ EXCEPTIONAL_SCORE = "exceptional_score"
 # Where the footer card and the exceptional panel lead.
 
 # Score as shown: one decimal, without a trailing ".0" (8.7, 9, 10): the browser's copy
-# of ``scoring.tiers.score_text``, the one rule (tests/scoring/test_score_text.py).
+# of ``analysis.tiers.score_text``, the one rule (tests/scoring/test_score_text.py).
 _FORMAT_SCORE_JS = FunctionStringVar.create("((s) => String(Number(Number(s).toFixed(1))))")
 # Sub-scores always show one decimal (8.0, 8.4), as the documents specify.
 _ONE_DECIMAL_JS = FunctionStringVar.create("((v) => Number(v).toFixed(1))")
 
 
 def format_score_var(score: Any) -> rx.Var[str]:
-    """``scoring.tiers.score_text`` for a Var (evaluated in the browser)."""
+    """``analysis.tiers.score_text`` for a Var (evaluated in the browser)."""
     return _FORMAT_SCORE_JS.call(rx.Var.create(score)).to(str)
 
 

@@ -26,8 +26,8 @@ from reflex.vars import FunctionStringVar
 from reflex.vars.function import ArgsFunctionOperation
 from reflex_components_sonner.toast import toast_ref
 
+from prettyscore.analysis.tiers import score_text
 from prettyscore.core import messages
-from prettyscore.scoring.tiers import score_text
 from prettyscore.ui import styles
 from prettyscore.ui.score import format_score_var
 

@@ -22,6 +22,7 @@ from sqlalchemy import func, update
 from sqlmodel import Session, select
 
 from prettyscore.accounts.models import User
+from prettyscore.analysis.service import stage_photo
 from prettyscore.billing.service import is_subscriber
 from prettyscore.core import constants, images, messages
 from prettyscore.core.errors import NotFound, PermissionDenied, ValidationFailed
@@ -29,7 +30,6 @@ from prettyscore.core.media import MediaOwner, MediaStore, key_from_url, media_u
 from prettyscore.core.model_types import utcnow
 from prettyscore.photos import media_files
 from prettyscore.photos import service as photos
-from prettyscore.scoring.service import stage_photo
 from prettyscore.video.engines import get_video_engine
 from prettyscore.video.engines.base import clamp_duration
 from prettyscore.video.models import VideoGeneration, VideoStatus

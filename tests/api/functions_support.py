@@ -16,9 +16,9 @@ from skimage import data
 from sqlmodel import Session
 
 from prettyscore.accounts import service as accounts
+from prettyscore.analysis.service import stage_photo
 from prettyscore.billing import checkout
 from prettyscore.core.media import MediaOwner, MediaStore, media_url
-from prettyscore.scoring.service import stage_photo
 
 PASSWORD = "secret12"
 

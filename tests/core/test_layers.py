@@ -48,7 +48,7 @@ def test_the_rule_refuses_reflex_in_a_service():
     """The check above is not vacuous: the rule is configured and refuses Reflex in a
     service (and in the Reflex packages published beside it)."""
     source = "import reflex as rx\nfrom reflex_base import constants\n"
-    result = _ruff("--stdin-filename", "prettyscore/scoring/service.py", "-", stdin=source)
+    result = _ruff("--stdin-filename", "prettyscore/analysis/service.py", "-", stdin=source)
     assert result.returncode == 1
     assert "`reflex` is banned" in result.stdout
     assert "`reflex_base` is banned" in result.stdout
@@ -88,7 +88,7 @@ for name in sys.argv[1:]:
 
 def test_no_module_outside_the_reflex_layer_loads_reflex_when_imported():
     modules = _modules_outside_the_reflex_layer()
-    assert "prettyscore.scoring.service" in modules
+    assert "prettyscore.analysis.service" in modules
     assert "prettyscore.accounts.models" in modules
     assert "prettyscore.scoring.state" not in modules
     result = subprocess.run(

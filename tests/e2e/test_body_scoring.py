@@ -27,7 +27,7 @@ from tests.e2e.flows import (
     wait_for_path,
     with_app_database,
 )
-from tests.scoring.body_photos import real_hand
+from tests.fixtures.body_photos import real_hand
 
 pytestmark = pytest.mark.e2e
 

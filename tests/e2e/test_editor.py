@@ -14,10 +14,10 @@ from playwright.sync_api import expect
 from sqlmodel import Session, select
 
 from prettyscore.accounts.models import User
+from prettyscore.analysis.tiers import score_text
 from prettyscore.core import constants, messages
 from prettyscore.core.db import make_engine
 from prettyscore.photos.models import Photo
-from prettyscore.scoring.tiers import score_text
 from tests.e2e.flows import (
     astronaut_jpeg,
     new_member,

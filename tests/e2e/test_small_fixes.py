@@ -13,13 +13,13 @@ from PIL import Image
 from playwright.sync_api import expect
 from sqlmodel import select
 
+from prettyscore.analysis.tiers import score_text
 from prettyscore.billing.models import Subscription
 from prettyscore.core import constants, messages
 from prettyscore.core.model_types import utcnow
 from prettyscore.editing.presets import UPSCALE_LONG_SIDE
 from prettyscore.personality import service as personality
 from prettyscore.photos.models import Photo
-from prettyscore.scoring.tiers import score_text
 from tests.e2e.flows import (
     astronaut_jpeg,
     member_id,

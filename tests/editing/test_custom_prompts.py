@@ -16,6 +16,7 @@ from PIL import Image
 from skimage import data
 
 from prettyscore.accounts import service as accounts
+from prettyscore.analysis.service import ScoreResult
 from prettyscore.core import constants, messages
 from prettyscore.core.errors import DomainError
 from prettyscore.core.media import MediaOwner, MediaStore, key_from_url
@@ -24,7 +25,6 @@ from prettyscore.editing.adjustments import Adjustments
 from prettyscore.editor import service as editor
 from prettyscore.photos import history
 from prettyscore.photos import service as photos
-from prettyscore.scoring.service import ScoreResult
 from tests.fixtures.ai_provider import API_KEY
 from tests.helpers.fake_ai_provider import Reply
 

@@ -15,14 +15,14 @@ import numpy as np
 import pytest
 from PIL import Image
 
+from prettyscore.analysis.face import analyse_face
 from prettyscore.core import messages
 from prettyscore.core.errors import ValidationFailed
 from prettyscore.editing import presets
 from prettyscore.editing.engines import engine_named
 from prettyscore.editing.engines.base import UNSUPPORTED_EDIT, EditEngine
 from prettyscore.editing.engines.local import LocalEditEngine, understood
-from prettyscore.scoring.analysis import analyse_face
-from tests.scoring import corpus, photos
+from tests.fixtures import corpus, photos
 
 ENGINE = LocalEditEngine()
 

@@ -2,7 +2,7 @@
 
 The portraits are scikit-image's astronaut (a woman with shoulder-length hair in an orange
 flight suit) and two head-and-shoulders crops of the ``face_recognition`` test photos
-(``tests.scoring.corpus``: men with short hair in dark suits). Where the face and the
+(``tests.fixtures.corpus``: men with short hair in dark suits). Where the face and the
 chest are comes from the corpus' fixed face boxes (measured once from landmarks), not
 from the engine's own masks; the hair is the engine's hair mask of the original photo.
 
@@ -23,7 +23,7 @@ from PIL import Image
 from prettyscore.editing import presets
 from prettyscore.editing.engines.local import LocalEditEngine
 from prettyscore.editing.engines.masks import Regions
-from tests.scoring import corpus
+from tests.fixtures import corpus
 
 ENGINE = LocalEditEngine()
 PORTRAITS = ("astronaut", "obama.jpg")

@@ -34,13 +34,13 @@ from starlette.requests import Request
 from starlette.responses import JSONResponse
 from starlette.routing import Route
 
+from prettyscore.analysis.service import ScoreResult
 from prettyscore.billing import fulfilment, webhooks
 from prettyscore.core.db import run_in_session, session_scope
 from prettyscore.core.media import MediaStore, get_media_store
 from prettyscore.editing.engines.local import LocalEditEngine
 from prettyscore.photos import history
 from prettyscore.photos import service as photos_service
-from prettyscore.scoring.service import ScoreResult
 
 
 def _pause(point: str) -> None:

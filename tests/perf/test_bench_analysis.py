@@ -26,9 +26,9 @@ import numpy as np
 import pytest
 from PIL import Image
 
+from prettyscore.analysis.engines.face_mesh import FaceMeshEngine
 from prettyscore.core import images
-from prettyscore.scoring.engines.face_mesh import FaceMeshEngine
-from tests.scoring import photos
+from tests.fixtures import photos
 
 RUNS = 30
 DRAFT_RUNS = 10
@@ -63,7 +63,7 @@ import gc, pathlib, sys, threading, time, tracemalloc
 started = time.perf_counter()
 import numpy as np
 from prettyscore.core import images
-from prettyscore.scoring.engines.face_mesh import FaceMeshEngine
+from prettyscore.analysis.engines.face_mesh import FaceMeshEngine
 imported = time.perf_counter()
 
 def kib(field):

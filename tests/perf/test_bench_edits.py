@@ -23,7 +23,7 @@ from PIL import Image
 
 from prettyscore.editing import presets
 from prettyscore.editing.engines.local import LocalEditEngine
-from tests.scoring import photos
+from tests.fixtures import photos
 
 RUNS = 3
 ROOT = Path(__file__).resolve().parents[2]
@@ -34,7 +34,7 @@ import numpy as np
 from PIL import Image
 from prettyscore.editing import presets
 from prettyscore.editing.engines.local import LocalEditEngine
-from tests.scoring import photos
+from tests.fixtures import photos
 width, height = int(sys.argv[1]), int(sys.argv[2])
 image = Image.fromarray(photos.astronaut()).resize((width, height), Image.Resampling.BICUBIC)
 engine = LocalEditEngine()

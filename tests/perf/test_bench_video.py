@@ -13,7 +13,7 @@ import time
 from PIL import Image
 
 from prettyscore.video.engines.local import LocalVideoEngine
-from tests.scoring import photos
+from tests.fixtures import photos
 
 RUNS = 2
 

@@ -22,11 +22,11 @@ import cv2
 import numpy as np
 from PIL import Image
 
+from prettyscore.analysis import kinds
+from prettyscore.analysis.engines.body import engine_for
 from prettyscore.core import images
-from prettyscore.scoring import kinds
-from prettyscore.scoring.engines.body import engine_for
+from tests.fixtures import body_photos, photos
 from tests.perf.test_bench_analysis import summary, timed
-from tests.scoring import body_photos, photos
 
 RUNS = 20
 SIZE = (2560, 1920)

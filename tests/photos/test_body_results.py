@@ -13,6 +13,8 @@ from skimage import data as skdata
 from sqlmodel import select
 
 from prettyscore.accounts import service as accounts
+from prettyscore.analysis.kinds import BREAKDOWN_KEYS, FEET, HANDS, PET, label_for
+from prettyscore.analysis.service import ScoreResult
 from prettyscore.billing.models import Subscription
 from prettyscore.core import constants, messages
 from prettyscore.core.errors import PermissionDenied, ValidationFailed
@@ -23,8 +25,6 @@ from prettyscore.gates.models import FeatureUsage
 from prettyscore.photos.models import Photo
 from prettyscore.photos.state import photo_card
 from prettyscore.scoring import body_service
-from prettyscore.scoring.kinds import BREAKDOWN_KEYS, FEET, HANDS, PET, label_for
-from prettyscore.scoring.service import ScoreResult
 
 FEET_BREAKDOWN = {
     "toeSymmetry": 8.1,

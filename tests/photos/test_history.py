@@ -15,6 +15,7 @@ from skimage import data
 from sqlmodel import select
 
 from prettyscore.accounts import service as accounts
+from prettyscore.analysis.service import ScoreResult
 from prettyscore.billing.models import Subscription
 from prettyscore.core import constants, messages
 from prettyscore.core.errors import DomainError, NotFound, PermissionDenied
@@ -23,7 +24,6 @@ from prettyscore.core.model_types import utcnow
 from prettyscore.editing import service as editing
 from prettyscore.photos import history, service
 from prettyscore.photos.models import Photo, PhotoEditStep
-from prettyscore.scoring.service import ScoreResult
 
 
 def member(db_factory, name: str, *, premium: bool = True):

@@ -16,13 +16,13 @@ from skimage import data
 from sqlmodel import select
 
 from prettyscore.accounts import service as accounts
+from prettyscore.analysis.service import ScoreResult
 from prettyscore.core.media import MediaOwner, MediaStore, key_from_url, media_url
 from prettyscore.core.model_types import utcnow
 from prettyscore.editing import service as editing
 from prettyscore.photos import housekeeping, media_files, pending
 from prettyscore.photos import service as photos
 from prettyscore.photos.models import MediaFile, Photo
-from prettyscore.scoring.service import ScoreResult
 from prettyscore.video import service as video
 from prettyscore.video.models import VideoGeneration
 

@@ -12,13 +12,13 @@ from PIL import Image
 from sqlmodel import select
 
 from prettyscore.accounts import service as accounts
+from prettyscore.analysis.service import ScoreResult
 from prettyscore.core import messages
 from prettyscore.core.errors import NotAuthenticated, NotFound, ValidationFailed
 from prettyscore.core.media import MediaOwner, MediaStore, key_from_url, parse_key
 from prettyscore.core.model_types import utcnow
 from prettyscore.photos import service
 from prettyscore.photos.models import Photo
-from prettyscore.scoring.service import ScoreResult
 
 
 def jpeg_bytes(color=(200, 120, 150)) -> bytes:

@@ -12,6 +12,7 @@ from PIL import Image
 from sqlmodel import select
 
 from prettyscore.accounts import service as accounts
+from prettyscore.analysis.kinds import BREAKDOWN_KEYS, FEET, HANDS, PET, label_for
 from prettyscore.billing.models import Subscription
 from prettyscore.core import constants, messages
 from prettyscore.core.errors import NotAuthenticated, PermissionDenied, ValidationFailed
@@ -20,9 +21,8 @@ from prettyscore.core.model_types import utcnow
 from prettyscore.gates import service as gates
 from prettyscore.gates.models import FeatureUsage
 from prettyscore.scoring import body_service
-from prettyscore.scoring.kinds import BREAKDOWN_KEYS, FEET, HANDS, PET, label_for
-from tests.scoring.body_photos import real_hand
-from tests.scoring.photos import astronaut, chelsea, coffee
+from tests.fixtures.body_photos import real_hand
+from tests.fixtures.photos import astronaut, chelsea, coffee
 
 
 @pytest.fixture

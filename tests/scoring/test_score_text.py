@@ -7,12 +7,13 @@ from datetime import UTC, datetime
 
 import pytest
 
+from prettyscore.analysis import tiers
+from prettyscore.analysis.kinds import FEET
+from prettyscore.analysis.service import ScoreResult
 from prettyscore.photos import card
 from prettyscore.photos.models import Photo
 from prettyscore.photos.state import photo_card
-from prettyscore.scoring import body_service, tiers
-from prettyscore.scoring.kinds import FEET
-from prettyscore.scoring.service import ScoreResult
+from prettyscore.scoring import body_service
 
 
 @pytest.mark.parametrize(

@@ -35,6 +35,7 @@ from skimage import data as skdata
 from sqlmodel import Session, select
 
 from prettyscore.accounts.models import Profile, User
+from prettyscore.analysis.service import ScoreResult
 from prettyscore.billing.models import CheckoutSession, PaymentEvent, Subscription
 from prettyscore.core import constants
 from prettyscore.core.media import MediaOwner, MediaStore, key_from_url, media_url
@@ -42,7 +43,6 @@ from prettyscore.editing import service as editing
 from prettyscore.partners.models import PartnerAccount, PartnerConversion, PartnerStatus
 from prettyscore.photos import housekeeping
 from prettyscore.photos.models import Photo, PhotoEditStep
-from prettyscore.scoring.service import ScoreResult
 from tests.api.conftest import FOREIGN_SETTINGS
 from tests.helpers import stripe_events
 from tests.helpers.api_server import free_port, wait_until_up

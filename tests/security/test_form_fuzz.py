@@ -31,6 +31,7 @@ from sqlmodel import Session, func, select
 
 from prettyscore.accounts import service as accounts
 from prettyscore.accounts.models import User
+from prettyscore.analysis.service import ScoreResult
 from prettyscore.chat import service as chat
 from prettyscore.chat.models import Message
 from prettyscore.contact import service as contact
@@ -47,7 +48,6 @@ from prettyscore.personality import service as personality
 from prettyscore.personality.models import PersonalityResult
 from prettyscore.photos import service as photos
 from prettyscore.photos.models import Photo
-from prettyscore.scoring.service import ScoreResult
 from prettyscore.verification import service as verification
 from prettyscore.verification.models import VerificationRequest
 

@@ -36,11 +36,11 @@ from starlette.requests import Request
 from starlette.responses import JSONResponse
 from starlette.routing import Route
 
+from prettyscore.analysis.service import stage_photo
 from prettyscore.core import constants, messages
 from prettyscore.core.errors import DomainError, ValidationFailed
 from prettyscore.core.media import MediaOwner, MediaStore
 from prettyscore.functions.routing import MAX_BODY_BYTES
-from prettyscore.scoring.service import stage_photo
 from prettyscore.web.upload_limits import MULTIPART_ENVELOPE_BYTES, limit_request_body
 from tests.api.conftest import api, api_server  # noqa: F401  (the REST API on a socket)
 from tests.api.functions_support import data_url, new_member

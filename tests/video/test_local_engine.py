@@ -17,12 +17,12 @@ import numpy as np
 import pytest
 from PIL import Image
 
+from prettyscore.analysis.face import analyse_face
 from prettyscore.core import messages
 from prettyscore.core.errors import DomainError
-from prettyscore.scoring.analysis import analyse_face
 from prettyscore.video.engines import VideoInfo, clamp_duration, engine_named
 from prettyscore.video.engines.local import LocalVideoEngine, caption_text
-from tests.scoring import photos
+from tests.fixtures import photos
 
 PROMPT = "Walking on the moon with a smile"
 FPS = 24

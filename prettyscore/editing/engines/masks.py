@@ -1,7 +1,7 @@
 """Where the person is: the face box and soft masks for the subject, hair, outfit and face.
 
 The masks come from the MediaPipe models bundled in the ``mediapipe`` wheel
-(``scoring.engines.mediapipe_models``): they work offline, and a model trained on people
+(``analysis.engines.mediapipe_models``): they work offline, and a model trained on people
 follows hair, shoulders and hands where a colour model such as GrabCut (used before)
 lost them against a background of similar colour (a dark suit before dark curtains, an
 orange suit before a red flag) and cut the head or kept a corner of the room.
@@ -34,10 +34,9 @@ from dataclasses import dataclass
 import cv2
 import numpy as np
 
-from prettyscore.scoring.engines import face_landmarks as landmarks
-from prettyscore.scoring.engines import face_mesh_points as fp
-from prettyscore.scoring.engines.face_skin import polygon_mask
-from prettyscore.scoring.engines.mediapipe_models import SELFIE_SEGMENTATION
+from prettyscore import analysis
+from prettyscore.analysis import SELFIE_SEGMENTATION, polygon_mask
+from prettyscore.analysis import face_mesh_points as fp
 
 WORK_LONG_SIDE = 512
 # Face Mesh sees a square crop this many face-box sides wide.
@@ -118,8 +117,8 @@ def detect_face(small: np.ndarray) -> FaceBox | None:
     The full-range model finds faces from a close portrait to a figure across a room;
     the short-range one is asked only when it finds none (a face filling the frame).
     """
-    for detector in (landmarks.FULL_RANGE, landmarks.SHORT_RANGE):
-        faces = landmarks.detect(small, detector)
+    for detector in (analysis.FULL_RANGE, analysis.SHORT_RANGE):
+        faces = analysis.detect(small, detector)
         if faces:
             face = max(faces, key=lambda f: (round(f.w * f.h, 3), -f.y, -f.x))
             return FaceBox(face.x, face.y, face.w, face.h)
@@ -136,8 +135,8 @@ def face_landmarks(image: np.ndarray, box: FaceBox) -> np.ndarray | None:
     """Face Mesh's 478 points (x, y in ``image``'s pixels) for the face in ``box``, or
     None: the analysis' own meshing of a crop around the face, so that it describes this
     face, not another one in the photo."""
-    face = landmarks.Detection(box.x, box.y, box.w, box.h, score=1.0)
-    points = landmarks.mesh_points(image, face, MESH_CROP_RATIO)
+    face = analysis.Detection(box.x, box.y, box.w, box.h, score=1.0)
+    points = analysis.mesh_points(image, face, MESH_CROP_RATIO)
     return None if points is None else points[:, :2].astype(np.float32)
 
 

@@ -60,7 +60,7 @@ RENDER_TIMEOUT_SECONDS = 120.0
 
 def default_face_locator(image: np.ndarray) -> FaceBox | None:
     """The face box the scoring analysis finds, or ``None`` when it finds no usable face."""
-    from prettyscore.scoring.analysis import analyse_face
+    from prettyscore.analysis import analyse_face
 
     try:
         box = analyse_face(image).face_box
