@@ -11,7 +11,7 @@ from starlette.applications import Starlette
 
 from prettyscore.accounts import pages as accounts_pages
 from prettyscore.admin import pages as admin_pages
-from prettyscore.api.app import rest_api
+from prettyscore.api_app import rest_api
 from prettyscore.billing import pages as billing_pages
 from prettyscore.billing.api import billing_routes
 from prettyscore.chat import pages as chat_pages

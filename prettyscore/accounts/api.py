@@ -22,9 +22,9 @@ from sqlmodel import Session
 
 from prettyscore.accounts import flows, service, throttle
 from prettyscore.accounts.api_shapes import session_json, user_json
+from prettyscore.accounts.bearer import INSUFFICIENT_AAL, bearer_token, require_session
 from prettyscore.accounts.models import User
 from prettyscore.accounts.service import SIGN_OUT_SCOPES, CurrentUser
-from prettyscore.api.bearer import INSUFFICIENT_AAL, bearer_token, require_session
 from prettyscore.api.bodies import AuthRoute
 from prettyscore.api.errors import AUTH_ERRORS
 from prettyscore.core import messages
@@ -36,9 +36,8 @@ from prettyscore.core.errors import (
     ValidationFailed,
 )
 from prettyscore.core.mail import get_mailer
-from prettyscore.partners import referrals
 
-# The signed-in user at any assurance level (see ``api.bearer``).
+# The signed-in user at any assurance level (see ``accounts.bearer``).
 SessionUser = Annotated[CurrentUser, Depends(require_session)]
 
 router = APIRouter(prefix="/auth/v1", tags=["auth"], route_class=AuthRoute, responses=AUTH_ERRORS)
@@ -242,14 +241,14 @@ async def sign_up(request: Request, body: SignUpBody | None = None) -> dict:
         raise _phone_disabled(messages.PHONE_SIGNUPS_DISABLED)
     flows.parse_pkce(body.code_challenge, body.code_challenge_method)  # checked, not needed
     metadata = flows.check_metadata(body.data)
-    referral = referrals.referral_code_from_cookies(request.headers.get("cookie"))
+    cookies = request.headers.get("cookie")
     return await run_in_session(
-        _sign_up, email, body.password, metadata, referral, _client(request),
+        _sign_up, email, body.password, metadata, cookies, _client(request),
         request.headers.get("user-agent"),
     )  # fmt: skip
 
 
-def _sign_up(db, email, password, metadata, referral, client, user_agent) -> dict:
+def _sign_up(db, email, password, metadata, cookies, client, user_agent) -> dict:
     with _gotrue_errors(credentials_rule=True):
         tokens = throttle.sign_up(
             db,
@@ -257,7 +256,7 @@ def _sign_up(db, email, password, metadata, referral, client, user_agent) -> dic
             password,
             client,
             user_agent=user_agent,
-            referral_code=referral,
+            cookies=cookies,
             user_metadata=metadata,
         )
     return session_json(db, tokens)
@@ -400,16 +399,16 @@ async def otp(request: Request, body: OtpBody | None = None, redirect_to: str | 
         "redirect_to": redirect_to,
         "pkce": pkce,
     }
-    referral = referrals.referral_code_from_cookies(request.headers.get("cookie"))
-    await run_in_session(_otp, address, options, referral, _client(request))
+    cookies = request.headers.get("cookie")
+    await run_in_session(_otp, address, options, cookies, _client(request))
     return {}
 
 
-def _otp(db, address, options, referral, client) -> None:
+def _otp(db, address, options, cookies, client) -> None:
     throttle.before_mail(address, client)
     created = flows.send_magic_link(db, address, get_mailer(), **options)
     if created is not None:
-        referrals.attribute_referral(db, created, referral)
+        service.signed_up(db, created, cookies)
 
 
 @router.post("/resend", summary="Mail a pending confirmation again (answers {} always)")

@@ -21,7 +21,6 @@ from prettyscore.accounts.state import AuthState, safe_next_path
 from prettyscore.core import messages, routes
 from prettyscore.core.db import run_in_session
 from prettyscore.core.mail import get_mailer
-from prettyscore.partners import referrals
 from prettyscore.ui.form_state import FormState
 from prettyscore.ui.guarded import guarded
 
@@ -148,7 +147,7 @@ class AuthFormState(AccountFormState):
             form,
             messages.ACCOUNT_CREATED,
             client=self._client_address(),
-            referral_code=referrals.referral_code_from_cookies(self.router.headers.cookie),
+            cookies=self.router.headers.cookie,
         )
 
     async def _authenticate(self, action, form: dict[str, str], success_text: str, **options):

@@ -14,8 +14,8 @@ from fastapi import APIRouter, Depends, Request
 from pydantic import BaseModel
 
 from prettyscore.accounts import api_shapes, mfa
+from prettyscore.accounts.bearer import require_session
 from prettyscore.accounts.service import CurrentUser
-from prettyscore.api.bearer import require_session
 from prettyscore.api.bodies import AuthRoute
 from prettyscore.api.errors import AUTH_ERRORS
 from prettyscore.core.db import run_in_session

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import logging
 import uuid
+from collections.abc import Callable
 from dataclasses import dataclass
 from datetime import datetime, timedelta
 
@@ -116,6 +117,27 @@ def insert_member(db: Session, user: User) -> None:
         db.flush()
 
 
+#: What other areas do for a new member, in the sign-up's transaction: a listener gets
+#: the session, the member's id and the sign-up request's Cookie header (None when it
+#: came without one). The partner programme credits the referring partner this way.
+SignUpListener = Callable[[Session, uuid.UUID, str | None], None]
+_sign_up_listeners: list[SignUpListener] = []
+
+
+def after_sign_up(listener: SignUpListener) -> SignUpListener:
+    """Call ``listener`` after every sign-up (usable as a decorator), as billing's
+    ``on_payment`` listeners are called after every payment."""
+    if listener not in _sign_up_listeners:
+        _sign_up_listeners.append(listener)
+    return listener
+
+
+def signed_up(db: Session, user_id: uuid.UUID, cookies: str | None) -> None:
+    """Tell every ``after_sign_up`` listener that ``user_id`` has just joined."""
+    for listener in _sign_up_listeners:
+        listener(db, user_id, cookies)
+
+
 def sign_up(
     db: Session,
     email: str | None,
@@ -123,10 +145,12 @@ def sign_up(
     *,
     user_agent=None,
     user_metadata: dict | None = None,
+    cookies: str | None = None,
 ):
     """Create a member with a profile and sign them in. Emails are unique regardless of case.
 
     Sign-ups are confirmed at once (no confirmation mail), as the API's settings say.
+    ``cookies`` (the request's Cookie header) goes to the ``after_sign_up`` listeners.
     """
     address = normalize_email(email)
     secret = check_password(password)
@@ -144,7 +168,9 @@ def sign_up(
         insert_member(db, user)
     except IntegrityError as error:  # the same email signed up a moment ago
         raise Conflict(messages.USER_ALREADY_REGISTERED, code="user_already_exists") from error
-    return _start_session(db, user, now=now, user_agent=user_agent)
+    tokens = _start_session(db, user, now=now, user_agent=user_agent)
+    signed_up(db, user.id, cookies)
+    return tokens
 
 
 def sign_in(db: Session, email: str | None, password: str | None, *, user_agent=None):

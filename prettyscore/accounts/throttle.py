@@ -31,7 +31,6 @@ from prettyscore.core import messages
 from prettyscore.core.errors import NotAuthenticated
 from prettyscore.core.rate_limits import get_rate_limiter
 from prettyscore.core.settings import get_settings
-from prettyscore.partners import referrals
 
 
 def _email_key(email: str | None) -> str:
@@ -121,10 +120,10 @@ def before_sign_up(client: str) -> None:
 def sign_up(db, email: str | None, password: str | None, client: str, **options):
     """A sign-up (with the referral its cookie names) counted against the address's
     budget; a request missing its email or password is refused by the service without
-    being counted (``options`` go to ``referrals.sign_up_with_referral``)."""
+    being counted (``options`` go to ``service.sign_up``)."""
     if (email or "").strip() and password:
         before_sign_up(client)
-    return referrals.sign_up_with_referral(db, email, password, **options)
+    return service.sign_up(db, email, password, **options)
 
 
 def before_mail(email: str | None, client: str) -> None:

@@ -24,8 +24,8 @@ from typing import Annotated
 
 from fastapi import APIRouter, Depends, Request, Response, Security
 
+from prettyscore.accounts.bearer import bearer_scheme, require_user
 from prettyscore.accounts.service import CurrentUser
-from prettyscore.api.bearer import bearer_scheme, require_user
 from prettyscore.billing import service as billing
 from prettyscore.billing.checkout import CheckoutFailed
 from prettyscore.core import messages

@@ -19,8 +19,8 @@ from datetime import date, datetime
 from sqlalchemy import func, update
 from sqlmodel import Session, select
 
+from prettyscore.accounts.access import require_admin
 from prettyscore.accounts.models import User
-from prettyscore.admin.access import require_admin
 from prettyscore.core import messages
 from prettyscore.core.errors import Conflict, NotFound, ValidationFailed
 from prettyscore.core.model_types import utcnow

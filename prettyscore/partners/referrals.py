@@ -3,7 +3,8 @@
 ``/r/{code}`` (``partners.api``) calls ``track_referral``: an approved partner's code
 counts one click, in one conditional UPDATE so that simultaneous clicks all count, and
 the browser keeps the code in the ``affiliate_code`` cookie for 60 days. When that
-browser signs up, ``sign_up_with_referral`` credits the new member to the partner
+browser signs up, ``credit_referrer`` (an ``after_sign_up`` listener of accounts)
+credits the new member to the partner
 (``profiles.referred_by_partner``), if the partner is still approved and is not the
 member themselves. The cookie is read on the server; the browser never decides it.
 """
@@ -112,3 +113,9 @@ def sign_up_with_referral(
     )
     attribute_referral(db, tokens.user_id, referral_code)
     return tokens
+
+
+@accounts.after_sign_up
+def credit_referrer(db: Session, user_id: uuid.UUID, cookies: str | None) -> None:
+    """A new member whose browser came through a partner's link is that partner's."""
+    attribute_referral(db, user_id, referral_code_from_cookies(cookies))

@@ -29,7 +29,7 @@ from starlette.responses import FileResponse, PlainTextResponse, Response
 from starlette.routing import Route
 
 from prettyscore.accounts import service
-from prettyscore.api.bearer import bearer_token
+from prettyscore.accounts.bearer import bearer_token
 from prettyscore.core.db import run_in_session
 from prettyscore.core.media import (
     MEMBER,

@@ -18,8 +18,8 @@ from sqlalchemy import update
 from sqlalchemy.exc import IntegrityError
 from sqlmodel import Session, select
 
+from prettyscore.accounts.access import require_admin
 from prettyscore.accounts.models import Profile, User
-from prettyscore.admin.access import require_admin
 from prettyscore.core import messages
 from prettyscore.core.errors import Conflict, DomainError, NotFound, ValidationFailed
 from prettyscore.core.model_types import utcnow

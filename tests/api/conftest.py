@@ -16,7 +16,7 @@ import httpx
 import pytest
 from starlette.applications import Starlette
 
-from prettyscore.api.app import rest_api
+from prettyscore.api_app import rest_api
 from prettyscore.billing.api import billing_routes
 from prettyscore.core.db import get_engine
 from prettyscore.core.settings import get_settings

@@ -12,8 +12,8 @@ from supabase_functions import SyncFunctionsClient
 from supabase_functions.errors import FunctionsHttpError
 
 from prettyscore.accounts import service as accounts
+from prettyscore.accounts.bearer import INSUFFICIENT_AAL, MISSING_TOKEN
 from prettyscore.accounts.models import MfaFactor
-from prettyscore.api.bearer import INSUFFICIENT_AAL, MISSING_TOKEN
 from prettyscore.core import messages
 from prettyscore.partners import admin_service as partner_admin
 from prettyscore.partners import service as partners

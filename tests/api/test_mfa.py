@@ -26,10 +26,10 @@ from supabase_auth.errors import AuthApiError
 from supabase_auth.types import Session as ClientSession
 
 from prettyscore.accounts import api_shapes, mfa, service
+from prettyscore.accounts.bearer import require_user
 from prettyscore.accounts.models import AuthSession, MfaChallenge, MfaFactor, RefreshToken
 from prettyscore.accounts.service import CurrentUser
 from prettyscore.accounts.tokens import hash_secret
-from prettyscore.api.bearer import require_user
 from prettyscore.api.errors import install_error_handlers
 from prettyscore.core import messages
 from prettyscore.core.rate_limits import get_rate_limiter

@@ -19,7 +19,7 @@ from schemathesis import GenerationMode
 from sqlmodel import Session
 
 from prettyscore.accounts import service
-from prettyscore.api.app import rest_api
+from prettyscore.api_app import rest_api
 
 #: Examples per operation and mode; enough to reach odd corners, bounded in time.
 EXAMPLES = 20

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import pytest
 
-from prettyscore.api.app import rest_api
+from prettyscore.api_app import rest_api
 from prettyscore.billing.api import billing_routes
 from prettyscore.core.media import MediaStore
 from prettyscore.partners.api import partner_routes
