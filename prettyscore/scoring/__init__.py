@@ -1,5 +1,7 @@
-"""Scoring: the face analysis behind a PrettyScore result, and the tier a score earns.
+"""The score's journey: Home's picker → /upload → analysing → /results → Save, and the
+same for feet, hands and pets (``body_*``).
 
-Domain code only (no Reflex): ``analysis.analyse_face`` turns a decoded RGB photo into a
-``FaceAnalysis`` with the configured engine; ``tiers`` names what a score means on screen.
+The pages and their Reflex state, and the rules of the member-only kinds
+(``body_service``: the Premium gates, saving once). What a photo measures and what a
+score means is the analysis' (``prettyscore.analysis``); saving is My Photos'.
 """
