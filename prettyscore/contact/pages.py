@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import reflex as rx
 
+from prettyscore.contact.models import ContactStatus
 from prettyscore.contact.service import InboxEntry, SentEntry
 from prettyscore.contact.state import ContactInboxState
 from prettyscore.core import messages, routes
@@ -20,7 +21,7 @@ _READY = rx.State.is_hydrated
 
 def _status_badge(entry: InboxEntry) -> rx.Component:
     return rx.cond(
-        entry.status == "approved",
+        entry.status == ContactStatus.APPROVED,
         rx.badge(messages.CONTACT_STATUS_APPROVED, color_scheme="green"),
         rx.badge(messages.CONTACT_STATUS_PENDING, color_scheme="amber"),
     )
@@ -93,7 +94,7 @@ def _request_card(entry: InboxEntry) -> rx.Component:
             ),
         ],
         rx.cond(
-            entry.status == "pending",
+            entry.status == ContactStatus.PENDING,
             _answer_buttons(entry),
             link_button(
                 messages.CONTACT_OPEN_CHAT, routes.chat(entry.id), "message-circle", size="2"
@@ -107,8 +108,11 @@ def _sent_status(entry: SentEntry) -> rx.Component:
     return rx.hstack(
         rx.match(
             entry.status,
-            ("approved", rx.badge(messages.CONTACT_STATUS_APPROVED, color_scheme="green")),
-            ("denied", rx.badge(messages.CONTACT_STATUS_DENIED, color_scheme="red")),
+            (
+                ContactStatus.APPROVED,
+                rx.badge(messages.CONTACT_STATUS_APPROVED, color_scheme="green"),
+            ),
+            (ContactStatus.DENIED, rx.badge(messages.CONTACT_STATUS_DENIED, color_scheme="red")),
             rx.badge(messages.CONTACT_STATUS_PENDING, color_scheme="amber"),
         ),
         rx.cond(

@@ -16,6 +16,7 @@ from prettyscore.ui.components import (
     page_header,
 )
 from prettyscore.ui.layout import page_layout
+from prettyscore.video.models import VideoStatus
 from prettyscore.video.state import VIDEO_UPLOAD_ID, VideoState
 
 DURATION_CHOICES = (5, 10)
@@ -165,9 +166,9 @@ def video_panel() -> rx.Component:
     """What the page and the dialog show: the step the generation is at."""
     return rx.match(
         VideoState.phase,
-        ("processing", _processing()),
-        ("completed", _completed()),
-        ("failed", _failed()),
+        (VideoStatus.PROCESSING, _processing()),
+        (VideoStatus.COMPLETED, _completed()),
+        (VideoStatus.FAILED, _failed()),
         _idle(),
     )
 

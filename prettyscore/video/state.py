@@ -25,10 +25,13 @@ from prettyscore.core.workers import database_work, photo_work
 from prettyscore.ui.guarded import guarded
 from prettyscore.video import service
 from prettyscore.video.engines.base import DEFAULT_DURATION_SECONDS, clamp_duration
+from prettyscore.video.models import VideoStatus
 
 VIDEO_UPLOAD_ID = "video_upload"
 POLL_SECONDS = 5
 MAX_POLLS = 30
+#: The phase before a generation starts; the others are the generation's ``VideoStatus``.
+IDLE = "idle"
 
 
 def _job_status(user_id, job_id: str) -> tuple[str, str]:
@@ -38,9 +41,10 @@ def _job_status(user_id, job_id: str) -> tuple[str, str]:
 
 
 class VideoState(AuthState):
-    """One tab's video generation: idle → processing → completed or failed."""
+    """One tab's video generation: idle → processing → completed or failed (``phase``:
+    ``IDLE`` or a ``VideoStatus``)."""
 
-    phase: str = "idle"
+    phase: str = IDLE
     source_url: str = ""
     prompt: str = messages.VIDEO_DEFAULT_PROMPT
     duration: int = DEFAULT_DURATION_SECONDS
@@ -63,7 +67,7 @@ class VideoState(AuthState):
 
     def _resume_following(self):
         """The poller to (re)start if a job is under way (after a reload, on reopening)."""
-        if self.phase == "processing" and self._job_id:
+        if self.phase == VideoStatus.PROCESSING and self._job_id:
             return VideoState.follow_job
         return None
 
@@ -77,7 +81,7 @@ class VideoState(AuthState):
         self.videos_left = service.allowance_text(left)
 
     def _reset_job(self) -> None:
-        self.phase, self.video_url, self.polls, self._job_id = "idle", "", 0, ""
+        self.phase, self.video_url, self.polls, self._job_id = IDLE, "", 0, ""
 
     def _set_source(self, key: str, photo_id: str = "") -> None:
         self._source_key, self._source_photo_id = key, photo_id
@@ -106,9 +110,9 @@ class VideoState(AuthState):
             return self._signed_out()
         self.dialog_open = True
         await self._count_videos_left(user.id)
-        if self.phase == "processing" and self._job_id:
+        if self.phase == VideoStatus.PROCESSING and self._job_id:
             return self._resume_following()
-        if self.phase != "idle" and photo_id == self._source_photo_id:
+        if self.phase != IDLE and photo_id == self._source_photo_id:
             return None
         self._reset_job()
         try:
@@ -146,7 +150,7 @@ class VideoState(AuthState):
         except DomainError:
             return rx.toast.error(messages.PLEASE_UPLOAD_IMAGE_FILE)
         self._set_source(key)
-        self.phase, self.video_url = "idle", ""
+        self.phase, self.video_url = IDLE, ""
         return None
 
     @rx.event
@@ -182,7 +186,7 @@ class VideoState(AuthState):
         user = await self._current_user()
         if user is None:
             return self._signed_out()
-        if self.phase == "processing":
+        if self.phase == VideoStatus.PROCESSING:
             return None  # one generation per tab at a time
         if not self._source_key:
             return rx.toast.error(messages.PLEASE_UPLOAD_IMAGE_FILE)
@@ -204,7 +208,12 @@ class VideoState(AuthState):
         asyncio.get_running_loop().run_in_executor(
             None, service.render_generation, session_scope, get_media_store(), job.id
         )
-        self._job_id, self.phase, self.polls, self.video_url = str(job.id), "processing", 0, ""
+        self._job_id, self.phase, self.polls, self.video_url = (
+            str(job.id),
+            VideoStatus.PROCESSING,
+            0,
+            "",
+        )
         await self._count_videos_left(user.id)
         return [rx.toast.info(messages.VIDEO_STARTED), VideoState.follow_job]
 
@@ -232,16 +241,22 @@ class VideoState(AuthState):
             with guarded("Checking a video generation", failure, refusals=False) as call:
                 status, video_url = await database_work(_job_status, user.id, job_id)
             if call.failed:
-                return await self._finish(poller, "failed", "", failure)
-            if status == "completed" and video_url:
-                return await self._finish(poller, "completed", video_url, None)
-            if status == "failed":
-                return await self._finish(poller, "failed", "", messages.VIDEO_GENERATION_FAILED)
+                return await self._finish(poller, VideoStatus.FAILED, "", failure)
+            if status == VideoStatus.COMPLETED and video_url:
+                return await self._finish(poller, VideoStatus.COMPLETED, video_url, None)
+            if status == VideoStatus.FAILED:
+                return await self._finish(
+                    poller, VideoStatus.FAILED, "", messages.VIDEO_GENERATION_FAILED
+                )
             if polls >= MAX_POLLS:
-                return await self._finish(poller, "failed", "", messages.VIDEO_GENERATION_TIMED_OUT)
+                return await self._finish(
+                    poller, VideoStatus.FAILED, "", messages.VIDEO_GENERATION_TIMED_OUT
+                )
 
     def _is_polling(self, poller: str) -> bool:
-        return self._poller == poller and self.phase == "processing" and bool(self._job_id)
+        return (
+            self._poller == poller and self.phase == VideoStatus.PROCESSING and bool(self._job_id)
+        )
 
     async def _finish(self, poller: str, phase: str, video_url: str, error_text: str | None):
         async with self:
