@@ -9,7 +9,8 @@ from __future__ import annotations
 
 import contextlib
 import functools
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
+from contextlib import AbstractContextManager
 
 from sqlalchemy import event
 from sqlalchemy.engine import Engine
@@ -64,6 +65,11 @@ def get_engine() -> Engine:
     from prettyscore.core import all_models  # noqa: F401  (registers every table)
 
     return make_engine(get_settings().database_url)
+
+
+#: What slow work takes instead of a session: it opens a unit of work (``session_scope``,
+#: or a test's) only around its database steps, not around its image or provider work.
+DbFactory = Callable[[], AbstractContextManager[Session]]
 
 
 @contextlib.contextmanager

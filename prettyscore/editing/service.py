@@ -10,7 +10,6 @@ from __future__ import annotations
 
 import uuid
 from collections.abc import Callable
-from contextlib import AbstractContextManager
 from dataclasses import dataclass
 
 from sqlalchemy import update
@@ -19,13 +18,13 @@ from sqlmodel import Session, select
 
 from prettyscore.billing.service import is_subscriber
 from prettyscore.core import constants, images, messages
+from prettyscore.core.db import DbFactory
 from prettyscore.core.errors import DomainError, PermissionDenied
 from prettyscore.core.media import MediaOwner, MediaStore, visitor_id
 from prettyscore.core.model_types import utcnow
 from prettyscore.editing.engines import engine_named, get_edit_engine
 from prettyscore.editing.models import EditAllowance
 
-DbFactory = Callable[[], AbstractContextManager[Session]]
 UNLIMITED = -1
 
 

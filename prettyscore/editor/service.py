@@ -17,8 +17,7 @@ from __future__ import annotations
 import dataclasses
 import io
 import uuid
-from collections.abc import Callable, Iterable
-from contextlib import AbstractContextManager
+from collections.abc import Iterable
 from dataclasses import dataclass, field
 
 from PIL import Image
@@ -28,6 +27,7 @@ from prettyscore.analysis import service as scoring
 from prettyscore.analysis.service import ScoreResult
 from prettyscore.analysis.tiers import score_text
 from prettyscore.core import images, messages
+from prettyscore.core.db import DbFactory
 from prettyscore.core.errors import PermissionDenied
 from prettyscore.core.media import (
     InvalidMediaKey,
@@ -43,7 +43,6 @@ from prettyscore.photos import service as photos_service
 from prettyscore.photos.models import Photo
 from prettyscore.photos.pending import PendingFiles
 
-DbFactory = Callable[[], AbstractContextManager[Session]]
 EDITED_JPEG_QUALITY = 92
 
 

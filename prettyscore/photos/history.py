@@ -13,14 +13,13 @@ stack one after the other instead of losing a step.
 from __future__ import annotations
 
 import uuid
-from collections.abc import Callable
-from contextlib import AbstractContextManager
 from dataclasses import dataclass, field
 
 from sqlalchemy import func, update
 from sqlmodel import Session, select
 
 from prettyscore.core import messages
+from prettyscore.core.db import DbFactory
 from prettyscore.core.errors import DomainError, PermissionDenied
 from prettyscore.core.media import (
     InvalidMediaKey,
@@ -35,7 +34,6 @@ from prettyscore.photos.models import Photo, PhotoEditStep
 from prettyscore.photos.pending import PendingFiles
 from prettyscore.photos.service import get_photo
 
-DbFactory = Callable[[], AbstractContextManager[Session]]
 MAX_UNDO_STEPS = 20
 
 

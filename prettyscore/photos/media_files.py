@@ -20,14 +20,14 @@ from __future__ import annotations
 import contextlib
 import logging
 import uuid
-from collections.abc import Callable, Iterable
-from contextlib import AbstractContextManager
+from collections.abc import Iterable
 from datetime import datetime, timedelta
 
 from sqlalchemy import delete, or_
 from sqlalchemy.exc import IntegrityError
 from sqlmodel import Session, select
 
+from prettyscore.core.db import DbFactory
 from prettyscore.core.media import (
     MEMBER,
     InvalidMediaKey,
@@ -42,7 +42,6 @@ from prettyscore.video.models import VideoGeneration
 
 log = logging.getLogger(__name__)
 
-DbFactory = Callable[[], AbstractContextManager[Session]]
 
 #: What made a temporary file (``MediaFile.kind``).
 VIDEO_PICK = "video_pick"  # a photo chosen on the video page

@@ -17,13 +17,12 @@ import logging
 import os
 import secrets
 import time
-from collections.abc import Callable
-from contextlib import AbstractContextManager
 from pathlib import Path
 
 from sqlalchemy import event
 from sqlmodel import Session
 
+from prettyscore.core.db import DbFactory
 from prettyscore.core.media import MediaOwner, MediaStore
 from prettyscore.photos.media_files import owned_keys
 
@@ -79,7 +78,7 @@ def _owned(db: Session, key: str) -> bool:
 
 def sweep_unfinished(
     store: MediaStore,
-    db_factory: Callable[[], AbstractContextManager[Session]],
+    db_factory: DbFactory,
     *,
     older_than_seconds: float = GRACE_SECONDS,
     now: float | None = None,

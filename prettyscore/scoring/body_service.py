@@ -11,8 +11,6 @@ from __future__ import annotations
 
 import secrets
 import uuid
-from collections.abc import Callable
-from contextlib import AbstractContextManager
 
 from sqlmodel import Session
 
@@ -20,6 +18,7 @@ from prettyscore.analysis import kinds, tiers
 from prettyscore.analysis.kinds import BREAKDOWN_KEYS, BREAKDOWN_NAMES, FEET, HANDS, PET
 from prettyscore.analysis.service import ScoreResult, score_body_photo, stage_photo
 from prettyscore.core import constants, images, messages, routes
+from prettyscore.core.db import DbFactory
 from prettyscore.core.errors import NotAuthenticated, PermissionDenied, ValidationFailed
 from prettyscore.core.media import MediaOwner, MediaStore
 from prettyscore.gates import service as gates
@@ -42,8 +41,6 @@ HANDS_DEFAULT_SCORE = 85.0
 
 #: How a kind is named in its share text.
 SHARE_NAMES = {FEET: "feet", HANDS: "hands", PET: "pet cuteness"}
-
-Sessions = Callable[[], AbstractContextManager[Session]]
 
 
 def require_kind(kind: str) -> str:
@@ -93,7 +90,7 @@ def record_use(db: Session, user_id: uuid.UUID, kind: str) -> None:
 
 
 def analyse_for_member(
-    sessions: Sessions, store: MediaStore, user_id: uuid.UUID, image_key: str, kind: str
+    sessions: DbFactory, store: MediaStore, user_id: uuid.UUID, image_key: str, kind: str
 ) -> ScoreResult:
     """Analyse a staged photo for a member (slow: call it off the event loop).
 
