@@ -13,7 +13,7 @@ from typing import Any
 
 from sqlmodel import Session, select
 
-from prettyscore.billing import refunds, stripe_client
+from prettyscore.billing import stripe_client
 from prettyscore.billing.fulfilment import KIND_SUBSCRIPTION
 from prettyscore.billing.models import CheckoutSession, PaymentStatus
 from prettyscore.billing.service import live_subscriptions
@@ -42,15 +42,13 @@ def already_bought(db: Session, payment: CheckoutSession, session: dict[str, Any
 
 
 def give_back(db: Session, payment: CheckoutSession, session: dict[str, Any]) -> None:
-    """Refund a duplicate payment in full (Stripe's ``charge.refunded`` then marks it
-    refunded, as for any refund); a second subscription is cancelled at once.
+    """Refund a duplicate Stripe payment in full (Stripe's ``charge.refunded`` then marks
+    it refunded, as for any refund); a second subscription is cancelled at once. (A
+    test-checkout duplicate has no Stripe behind it: ``webhooks`` records its refund.)
 
     A Stripe failure propagates: the event is not recorded and Stripe delivers it again,
     and the refund's idempotency key makes the retry safe.
     """
-    if payment.test_mode:
-        refunds.record_test_refund(db, payment)
-        return
     if payment.kind == KIND_SUBSCRIPTION:
         stripe_client.refund_invoice(payment.invoice_id, idempotency_key=f"refund-{payment.id}")
         stripe_client.cancel_subscription_now(session["subscription"])

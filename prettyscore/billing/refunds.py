@@ -2,56 +2,24 @@
 
 A Stripe payment is refunded at Stripe; its ``charge.refunded`` webhook then marks the
 payment refunded and tells the refund listeners, like any refund made in Stripe's
-dashboard. A test-checkout payment has no Stripe behind it: we build the event Stripe
-would send and process it the same way, as the test checkout does for payments.
+dashboard. A test-checkout payment has no Stripe behind it: the event Stripe would send
+is built and processed the same way (``webhooks.record_test_refund``), as the test
+checkout does for payments.
 """
 
 from __future__ import annotations
 
-import secrets
-from typing import Any
-
 from sqlmodel import Session
 
-from prettyscore.billing import stripe_client, webhooks
+from prettyscore.billing import stripe_client
 from prettyscore.billing.models import CheckoutSession, PaymentStatus
-from prettyscore.billing.service import LOCAL_TEST_MARK
+from prettyscore.billing.webhooks import record_test_refund
 from prettyscore.core.errors import DomainError
-from prettyscore.core.model_types import utcnow
 from prettyscore.core.settings import get_settings
 
 
 class RefundFailed(DomainError):
     """The payment could not be refunded (Stripe failed or is not configured)."""
-
-
-def refunded_charge_event(payment: CheckoutSession) -> dict[str, Any]:
-    """The ``charge.refunded`` event Stripe sends for a fully refunded ``payment``."""
-    charge = {
-        "id": f"ch{LOCAL_TEST_MARK}{secrets.token_hex(12)}",
-        "object": "charge",
-        "amount": payment.amount_cents,
-        "amount_refunded": payment.amount_cents,
-        "currency": payment.currency,
-        "refunded": True,
-        "payment_intent": payment.payment_intent_id,
-        "metadata": {"checkout_id": str(payment.id)},
-        "livemode": False,
-    }
-    return {
-        "id": f"evt_test_{secrets.token_hex(12)}",
-        "object": "event",
-        "type": "charge.refunded",
-        "created": int(utcnow().timestamp()),
-        "livemode": False,
-        "data": {"object": charge},
-    }
-
-
-def record_test_refund(db: Session, payment: CheckoutSession) -> None:
-    """A test-checkout payment has no Stripe behind it: process the event Stripe would
-    send for its refund."""
-    webhooks.process_event(db, refunded_charge_event(payment))
 
 
 def refund_payment(db: Session, payment: CheckoutSession, *, failure_text: str = "") -> None:

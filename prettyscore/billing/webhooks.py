@@ -10,6 +10,7 @@ from the built-in test checkout, which builds the same event shape.
 from __future__ import annotations
 
 import logging
+import secrets
 import uuid
 from collections.abc import Callable
 from typing import Any
@@ -20,6 +21,7 @@ from sqlmodel import Session, select
 from prettyscore.accounts.models import User
 from prettyscore.billing import duplicates, fulfilment, subscriptions
 from prettyscore.billing.models import CheckoutSession, PaymentEvent, PaymentStatus
+from prettyscore.billing.service import LOCAL_TEST_MARK
 from prettyscore.core.db import session_scope
 from prettyscore.core.model_types import utcnow
 
@@ -69,7 +71,10 @@ def _checkout_paid(db: Session, event: dict[str, Any]) -> None:
     db.flush()
     if payment.duplicate:
         log.warning("Checkout %s paid for what its member already had: refunded", payment.id)
-        duplicates.give_back(db, payment, session)
+        if payment.test_mode:
+            record_test_refund(db, payment)
+        else:
+            duplicates.give_back(db, payment, session)
         return
     fulfilment.fulfil(db, payment, session)
 
@@ -137,6 +142,35 @@ HANDLERS: dict[str, Callable[[Session, dict[str, Any]], None]] = {
     "invoice.payment_failed": subscriptions.apply_invoice_event,
     "charge.refunded": _charge_refunded,
 }
+
+
+def refunded_charge_event(payment: CheckoutSession) -> dict[str, Any]:
+    """The ``charge.refunded`` event Stripe sends for a fully refunded ``payment``."""
+    charge = {
+        "id": f"ch{LOCAL_TEST_MARK}{secrets.token_hex(12)}",
+        "object": "charge",
+        "amount": payment.amount_cents,
+        "amount_refunded": payment.amount_cents,
+        "currency": payment.currency,
+        "refunded": True,
+        "payment_intent": payment.payment_intent_id,
+        "metadata": {"checkout_id": str(payment.id)},
+        "livemode": False,
+    }
+    return {
+        "id": f"evt_test_{secrets.token_hex(12)}",
+        "object": "event",
+        "type": "charge.refunded",
+        "created": int(utcnow().timestamp()),
+        "livemode": False,
+        "data": {"object": charge},
+    }
+
+
+def record_test_refund(db: Session, payment: CheckoutSession) -> None:
+    """A test-checkout payment has no Stripe behind it: process the event Stripe would
+    send for its refund."""
+    process_event(db, refunded_charge_event(payment))
 
 
 # ---------------------------------------------------------------------------
