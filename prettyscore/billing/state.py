@@ -188,6 +188,11 @@ class PremiumState(MembershipState):
         yield rx.toast.success(messages.PREMIUM_CANCELLED.format(date=self.renews_on))
 
 
+async def reload_plan(premium: PremiumState) -> None:
+    """The member's plan again, as the server has it (an open dashboard's recheck)."""
+    await premium._load_plan()
+
+
 class LocalCheckoutState(AuthState):
     """/checkout/test: the built-in checkout used when Stripe is not configured."""
 

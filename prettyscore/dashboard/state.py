@@ -17,7 +17,7 @@ import secrets
 import reflex as rx
 
 from prettyscore.analysis.tiers import score_text
-from prettyscore.billing.state import PremiumState
+from prettyscore.billing.state import PremiumState, reload_plan
 from prettyscore.core import routes
 from prettyscore.core.db import run_in_session
 from prettyscore.core.settings import get_settings
@@ -124,4 +124,4 @@ class DashboardState(PhotosState):
                     if user is None:
                         return
                     await self._refresh(user.id)
-                    await (await self.get_state(PremiumState))._load_plan()
+                    await reload_plan(await self.get_state(PremiumState))
