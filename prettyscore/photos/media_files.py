@@ -20,10 +20,10 @@ from __future__ import annotations
 import contextlib
 import logging
 import uuid
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 from datetime import datetime, timedelta
 
-from sqlalchemy import delete, or_
+from sqlalchemy import delete
 from sqlalchemy.exc import IntegrityError
 from sqlmodel import Session, select
 
@@ -38,7 +38,6 @@ from prettyscore.core.media import (
 )
 from prettyscore.core.model_types import utcnow
 from prettyscore.photos.models import MediaFile, Photo, PhotoEditStep
-from prettyscore.video.models import VideoGeneration
 
 log = logging.getLogger(__name__)
 
@@ -54,6 +53,20 @@ VIDEO_CLIP = "video_clip"  # a clip being rendered (its generation takes it over
 LIFETIME = timedelta(hours=24)
 #: Expired rows handled per transaction by the sweep.
 SWEEP_BATCH = 500
+
+
+#: Other areas' rows that can own a member's file: each finder gets the session, the
+#: files' owners and their URLs, and gives the URLs its rows point at. Video generations
+#: register theirs (``video.files``): photos, which video builds on, need not know them.
+OwnerFinder = Callable[[Session, set[uuid.UUID], list[str]], Iterable[str | None]]
+_other_owners: list[OwnerFinder] = []
+
+
+def other_owner(finder: OwnerFinder) -> OwnerFinder:
+    """Count the rows ``finder`` finds as owners of their files (usable as a decorator)."""
+    if finder not in _other_owners:
+        _other_owners.append(finder)
+    return finder
 
 
 class MemberGone(RuntimeError):
@@ -122,7 +135,8 @@ def claim(db: Session, key: str | None) -> None:
 
 def owned_keys(db: Session, keys: Iterable[str]) -> set[str]:
     """Those of ``keys`` (files in members' folders) that a saved photo, a step of a
-    photo's undo stack or a video generation points at."""
+    photo's undo stack or another area's row (``other_owner``: a video generation)
+    points at."""
     urls: dict[str, str] = {}
     users: set[uuid.UUID] = set()
     for key in keys:
@@ -148,17 +162,8 @@ def owned_keys(db: Session, keys: Iterable[str]) -> set[str]:
             .where(Photo.user_id.in_(users), PhotoEditStep.previous_image_url.in_(wanted))
         ).all()
     )
-    videos = db.exec(
-        select(VideoGeneration.source_image_url, VideoGeneration.video_url).where(
-            VideoGeneration.user_id.in_(users),
-            or_(
-                VideoGeneration.source_image_url.in_(wanted),
-                VideoGeneration.video_url.in_(wanted),
-            ),
-        )
-    ).all()
-    for source, video in videos:
-        found.update((source, video))
+    for finder in _other_owners:
+        found.update(finder(db, users, wanted))
     return {urls[url] for url in found if url in urls}
 
 
