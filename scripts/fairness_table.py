@@ -29,7 +29,7 @@ ROOT = Path(__file__).resolve().parents[1]
 def load_corpus():
     """This checkout's corpus module, loaded by its path (an older tree has none)."""
     spec = importlib.util.spec_from_file_location(
-        "fairness_corpus", ROOT / "tests" / "scoring" / "corpus.py"
+        "fairness_corpus", ROOT / "tests" / "fixtures" / "corpus.py"
     )
     module = importlib.util.module_from_spec(spec)
     sys.modules[spec.name] = module  # dataclasses look their module up

@@ -20,7 +20,8 @@ from prettyscore.core import images
 from prettyscore.core.media import MediaOwner, MediaStore
 
 # Stored photos are kept at most this large: plenty for the page, the card and edits,
-# and a 12-megapixel upload then costs a quarter of the disk and decoding time.
+# and a 12-megapixel upload then costs less disk and decoding time (measured:
+# tests/analysis/NOTES.md, 'Stored photo size').
 STORED_LONG_SIDE = 2560
 
 __all__ = ["BREAKDOWN_NAMES", "ScoreResult", "score_body_photo", "score_staged_photo"]

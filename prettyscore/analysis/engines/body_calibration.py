@@ -11,12 +11,10 @@ Each sub-score is a weighted blend of qualities:
   photo too blurred or dark to see well (``VISIBILITY_FLOOR``). ``Q`` = 0.5 gives
   5.5, 0.7 gives 7.1, 0.85 gives 8.5; 9.5 needs ``Q`` ≥ 0.95.
 
-The constants were set on real photos — scikit-image's cat (``chelsea``, a close-up with
-the ears cut off), its astronaut, coffee, rocket and the others it ships, and the real
-hands of the tests (an adult's open hand; a child's hands, open or a fist, palm or
-back) — on the drawn feet and hands of the tests (various skin tones, backgrounds,
-sizes and placements), and on blurred, darkened, washed-out and tinted copies of them:
-ordinary photos land between 6 and 9, a blurred or dark copy below the original.
+The constants were set on real photos, on drawn feet and hands, and on blurred, darkened,
+washed-out and tinted copies of them, so that ordinary photos land between 6 and 9 and a
+blurred or dark copy below the original (the photos and what they scored:
+tests/analysis/NOTES.md, 'Body calibration photos').
 
 A hands photo is judged on its hand as MediaPipe Hands' landmarks place it
 (``hand_landmarks``): the finger proportions and the hand's shape come from the

@@ -165,13 +165,12 @@ UNSEEN_SKIN_QUALITY = 0.05
 # Landmarks are placed as precisely as the mesh can up to PRECISE_UNTIL_BLUR (percent of
 # the face's width; sharp photos measure 1.0–1.25). Beyond, each figure's uncertainty
 # grows, in half-widths of its ideal range, towards MAX_UNCERTAINTY, most of the way
-# within UNCERTAINTY_SCALE percent more blur (``landmark_uncertainty``). Measured on
-# the LFW faces (25 pixels enlarged, blur 1.5–2.5), whose meshes move with any change
-# of light: without it their scores moved up to 1.7 with the light and rose with blur;
-# with MAX_UNCERTAINTY at 2.5 rather than 3, up to 0.6 with one stop more light.
-# It starts flat (with the square of the excess): a sharp small face reads 0.1 more
-# blur when rolled or recompressed, and growing in proportion from the start it lost up
-# to 0.8 for that (obama3's 110-pixel face at JPEG quality 40: blur 1.23 → 1.34).
+# within UNCERTAINTY_SCALE percent more blur (``landmark_uncertainty``): a soft face's
+# mesh moves with any change of light, and without the uncertainty its score would move
+# with the light and rise with blur. It starts flat (with the square of the excess): a
+# sharp small face reads a little more blur when rolled or recompressed, and must not
+# lose its precision for that (measured: tests/analysis/NOTES.md, 'Landmark
+# uncertainty').
 PRECISE_UNTIL_BLUR = 1.22
 MAX_UNCERTAINTY = 3.0
 UNCERTAINTY_SCALE = 0.43

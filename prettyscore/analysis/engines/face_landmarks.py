@@ -65,9 +65,9 @@ MESH_CROP_SIDE = 384
 # The framings the landmarks are averaged over: (margin, shift right, shift down), the
 # shifts in box widths. Each costs two mesh runs (it and its mirror): a sharp face is
 # meshed in the first only; a soft or small one, whose landmarks a single framing
-# places less precisely, in all (``with_more_views``). Measured on 40 LFW faces under
-# the fairness suite's changes of light, colour and size, three framings move a score
-# by 0.16 on average against 0.21 with one, and by more than 0.5 half as often.
+# places less precisely, in all (``with_more_views``), so that its score moves less with
+# the photo's light, colour and size (measured: tests/analysis/NOTES.md, 'Landmark
+# framings').
 MESH_VIEWS = ((2.0, 0.0, 0.0), (1.7, 0.0, 0.0), (2.3, 0.0, 0.0))
 # The mesh sees each crop with the face's own range of light stretched to a standard
 # one: these percentiles of the crop's middle (MESH_LEVEL_REGION of its side) become
@@ -242,9 +242,9 @@ def shrunk(image: np.ndarray, long_side: int) -> tuple[np.ndarray, float]:
 def block_averaged(image: np.ndarray, step: int) -> np.ndarray:
     """``image`` shrunk by averaging ``step`` × ``step`` blocks (the last rows and columns
     that do not fill one are left out). A power of two is halved in turn: OpenCV's
-    bilinear resize at exactly half the size averages 2 × 2 blocks, four times as fast
-    as its area resize (a 12-megapixel photo to a quarter: 1.6 ms instead of 6.7; each
-    halving rounds to whole levels)."""
+    bilinear resize at exactly half the size averages 2 × 2 blocks, faster than its area
+    resize (each halving rounds to whole levels; measured: tests/analysis/NOTES.md,
+    'Shrinking by whole blocks')."""
     height, width = image.shape[0] // step * step, image.shape[1] // step * step
     image = image[:height, :width]
     if step & (step - 1):
@@ -259,8 +259,9 @@ def area_resized(image: np.ndarray, size: tuple[int, int]) -> np.ndarray:
     """``image`` shrunk to ``size`` (width, height) by area averaging.
 
     Whole blocks of pixels are averaged first, which OpenCV does several times faster
-    than an arbitrary scale (a 12-megapixel photo: 2.5 ms instead of 13), then the rest
-    of the scale; the last few rows and columns that do not fill a block are left out.
+    than an arbitrary scale (measured: tests/analysis/NOTES.md, 'Shrinking by whole
+    blocks'), then the rest of the scale; the last few rows and columns that do not fill
+    a block are left out.
     """
     step = min(image.shape[1] // size[0], image.shape[0] // size[1])
     if step >= 2:
@@ -479,13 +480,9 @@ def levelled(crop: np.ndarray) -> np.ndarray:
     ``MESH_LEVEL_SPAN`` grey levels around mid-grey. A face in shadow, a darker skin in
     a photo exposed for a lighter background, or a face washed out by light is then
     meshed as it would be in even light, so its landmarks, and its symmetry and
-    proportions, do not move with the light.
-
-    Measured on the fairness corpus, darkening the face alone (L* × 0.45) moved a score
-    by up to 0.9 (Grace Hopper's portrait) and 0.7 (lfw-09) when meshed as the photo
-    was; levelled, by at most 0.5 and 0.2, and by at most 0.3 on 39 held-out LFW faces.
-    Levelling each framing from the detected box instead (the same region in the photo
-    for every framing) did worse on the same faces: 0.9 and 0.7 on two LFW faces.
+    proportions, do not move with the light. Each framing is levelled from its own
+    crop's middle, not every framing from the same region of the photo (the detected
+    box; measured: tests/analysis/NOTES.md, 'Levelling the mesh's view').
     """
     side = crop.shape[0]
     border = round(side * (1.0 - MESH_LEVEL_REGION) / 2)

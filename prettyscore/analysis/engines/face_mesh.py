@@ -39,10 +39,10 @@ from prettyscore.core.errors import ValidationFailed
 # photo's 150-pixel face is fine).
 MIN_FACE_WIDTH = 60
 # Head pose beyond which the face is too turned to measure (degrees). A soft face's
-# measured turn moves by up to 2° with the light, the compression or the size of its
-# photo (the most turned LFW faces, 28.6° and 29.7°, read 27–30°): the limit leaves the
-# faces a visitor would call front-facing that much room, or they would be refused one
-# photo and scored the next.
+# measured turn moves with the light, the compression or the size of its photo: the limit
+# leaves the faces a visitor would call front-facing room for that, or they would be
+# refused one photo and scored the next (measured: tests/analysis/NOTES.md, 'Head turn
+# limit').
 MAX_YAW = 35.0
 MAX_PITCH = 35.0
 MAX_ROLL = 40.0
@@ -62,13 +62,13 @@ MIN_CONTRAST = 12.0
 MAX_BLUR_PERCENT = 2.75
 # Softer than this, the landmarks are averaged over more framings of the face
 # (``face_landmarks.MESH_VIEWS``): one places them less precisely. So are a small
-# face's, which the mesh sees enlarged (``face_landmarks.enlarged_for_mesh``): on the
-# portraits shrunk so each face is 110 pixels wide, one framing's mirror distances moved
-# 0.68–1.19% of face width over the fairness suite's changes, three framings' 0.79–1.06.
+# face's, which the mesh sees enlarged (``face_landmarks.enlarged_for_mesh``; measured:
+# tests/analysis/NOTES.md, 'Landmark framings').
 PRECISE_BLUR_PERCENT = 1.3
-# The mesh reads a turned head as slightly asymmetric: measured on the LFW faces, its
-# mean mirror distance grows by this much (percent of face width) per degree of turn
-# beyond the first two. Symmetry figures leave that out, down to this share of the raw.
+# The mesh reads a turned head as slightly asymmetric: its mean mirror distance grows by
+# this much (percent of face width) per degree of turn beyond the first two (measured:
+# tests/analysis/NOTES.md, 'Asymmetry of a turned head'). Symmetry figures leave that
+# out, down to this share of the raw.
 ASYMMETRY_PER_DEGREE_OF_YAW = 0.11
 MIN_ASYMMETRY_KEPT = 0.4
 

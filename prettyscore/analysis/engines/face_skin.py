@@ -72,8 +72,8 @@ MIN_BLUR_SIGMA = 0.1
 
 
 # JPEG's block size (pixels), and how much the blur reading rises per unit of the blocks'
-# prominence beyond none (``unblocked_blur``): measured on the enlarged LFW faces saved
-# at quality 40, whose reading fell by 3–10%.
+# prominence beyond none, to give back what their seams took off it (``unblocked_blur``;
+# measured: tests/analysis/NOTES.md, 'JPEG blocks and the blur reading').
 JPEG_BLOCK = 8
 BLUR_PER_BLOCK_EXCESS = 0.15
 
@@ -84,16 +84,15 @@ GRAIN_SAMPLE_STEP = 3
 # Grain is read around the face (its landmarks' box grown by this share of its size on
 # each side), on the flattest GRAIN_FLAT_PERCENT of it: on a small face every part of the
 # skin has detail finer than a few pixels (lines, pores, stubble) that the noise mask
-# reads as grain. On the portraits shrunk to a 75-pixel face, the flatter half of the
-# face alone read Grace Hopper's photo at 4.4 grey levels (2.3 at full size) and 2.6 to
-# 4.4 under changes of the face's light alone; around it, 1.9 and 1.8–1.9.
+# reads as grain: read on the face alone, a small face's photo would read grainier than
+# it is, and more or less grainy with the face's light (measured: tests/analysis/NOTES.md,
+# 'Grain region').
 GRAIN_REGION_GROW = 0.5
 GRAIN_FLAT_PERCENT = 25.0
 # A large region is read in bands of GRAIN_BAND_ROWS rows spread over its height, at
 # most GRAIN_MAX_PIXELS in all: the whole surroundings of a 12 MP photo's face (about
-# 5 MP) tell no more than a sample of them. On 12 MP copies of the portraits, clean and
-# with noise of 8 grey levels, half a megapixel reads within 2.2% of a whole one, in 3.3 ms
-# instead of 6.8.
+# 5 MP) tell no more than a sample of them, in less time (measured:
+# tests/analysis/NOTES.md, 'Grain sample').
 GRAIN_BAND_ROWS = 34
 GRAIN_MAX_PIXELS = 500_000
 
@@ -220,9 +219,9 @@ def once_per_face(measure: Callable[[CanonicalFace], T]) -> Callable[[CanonicalF
     """``measure(face)`` computed once per canonical face and kept on it.
 
     The gates, the measures and the explanation's overlay ask for the same masks and
-    blur reading of one face: computed again each time, they cost a 12-megapixel
-    photo's analysis about 7 ms. Masks kept are read-only, so no caller can change what
-    the next one reads.
+    blur reading of one face: computed again each time, they would add to the analysis'
+    time (measured: tests/analysis/NOTES.md, 'Masks kept per face'). Masks kept are
+    read-only, so no caller can change what the next one reads.
     """
     name = f"_once_{measure.__name__}"
 
@@ -355,9 +354,8 @@ def blur_sigma(face: CanonicalFace) -> float:
     photo gives about 1.3–1.6 (1.0–1.25% of the face's width); a 25-pixel face enlarged
     gives 2–3.2.
 
-    Without the shading taken away, a face darkened alone (L* × 0.45) read up to 12%
-    softer on the same landmarks (1.27% → 1.44% on biden.jpg); with it, the portraits
-    read within 4% (biden.jpg 1.08% → 1.07%).
+    With the shading taken away, a face darkened alone reads about as sharp as it did
+    (measured: tests/analysis/NOTES.md, 'Shading and the blur reading').
     """
     mask = features_mask(face) > 0
     if not mask.any():
@@ -447,11 +445,11 @@ def unblocked_blur(blur_percent: float, blocks: float, face_width: float) -> flo
     """The blur reading with what the blocks' seams took off it.
 
     The seams are edges the features do not have: a photo saved at JPEG quality 40
-    reads sharper than the same photo saved well (an enlarged LFW face: up to 10%),
-    which would buy a worse photo a higher score. The reading is raised by
-    ``BLUR_PER_BLOCK_EXCESS`` per unit of ``compression_blocks`` beyond 1, in proportion
-    to the measuring scale: the shrink to the measuring width averages a large face's
-    seams down, as it does its grain (``face_grain``).
+    reads sharper than the same photo saved well (measured: tests/analysis/NOTES.md,
+    'JPEG blocks and the blur reading'), which would buy a worse photo a higher score.
+    The reading is raised by ``BLUR_PER_BLOCK_EXCESS`` per unit of ``compression_blocks``
+    beyond 1, in proportion to the measuring scale: the shrink to the measuring width
+    averages a large face's seams down, as it does its grain (``face_grain``).
     """
     excess = max(0.0, blocks - 1.0) * measuring_scale(face_width)
     return blur_percent * (1.0 + BLUR_PER_BLOCK_EXCESS * excess)
@@ -487,10 +485,9 @@ def skin_texture(face: CanonicalFace) -> dict[str, float]:
     The band-pass detail (see ``TEXTURE_*_SIGMA``) divided by the local level is a
     Weber contrast. It is read in linear light (``linear_light``, then divided by
     ``LINEAR_CONTRAST_GAIN``): there it stays the same when the skin, or the whole
-    photo, is darker or brighter. On the photo's encoded levels it did not: exposed 2.5
-    stops darker, the portraits read up to 26% more uneven (obama3), and they and 40
-    held-out LFW faces 12% on average, so a darker skin read as a worse one; in linear
-    light, at most 11% and 4% on average.
+    photo, is darker or brighter. On the photo's encoded levels it did not: a darker
+    photo read more uneven, so a darker skin read as a worse one (measured:
+    tests/analysis/NOTES.md, 'Skin texture in linear light').
 
     Each patch gives its robust spread (1.4826 × the median absolute deviation): spots
     and blotches spread over the patch count fully, while a crease or two that a smile
