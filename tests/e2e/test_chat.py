@@ -19,6 +19,7 @@ from playwright.sync_api import expect
 from prettyscore.chat import live
 from prettyscore.core import messages
 from tests.e2e.flows import (
+    expect_on_load_notice,
     new_member,
     open_page,
     paid_contact_request,
@@ -181,7 +182,7 @@ def test_a_stranger_is_told_the_request_is_not_found_and_sent_home(new_context, 
     request_id = paid_contact_request(app_server, alice_address, bob_address)
 
     stranger.goto(f"{base}/messages/{request_id}")
-    expect(stranger.get_by_text(messages.CONTACT_REQUEST_NOT_FOUND)).to_be_visible()
+    expect_on_load_notice(stranger, messages.CONTACT_REQUEST_NOT_FOUND)
     wait_for_path(stranger, "/")
 
 
@@ -193,7 +194,7 @@ def test_a_party_of_a_pending_request_is_told_it_is_not_approved(new_context, ap
     request_id = paid_contact_request(app_server, alice_address, bob_address, "pending")
 
     alice.goto(f"{base}/messages/{request_id}")
-    expect(alice.get_by_text(messages.CONTACT_REQUEST_NOT_APPROVED)).to_be_visible()
+    expect_on_load_notice(alice, messages.CONTACT_REQUEST_NOT_APPROVED)
     wait_for_path(alice, "/")
 
 
