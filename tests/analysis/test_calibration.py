@@ -2,7 +2,8 @@
 
 scikit-image ships 100 small real faces from the LFW data set (and 100 patches of the
 same photos without a face), 25 pixels across, enlarged here to 150. The score's
-distribution over them and the portraits is printed by ``test_fairness.py``.
+distribution over them and the portraits is printed by ``test_fairness.py``; its
+agreement with people's ratings and its fairness by ``test_agreement.py``.
 """
 
 from __future__ import annotations
@@ -11,7 +12,7 @@ import functools
 
 import pytest
 
-from prettyscore.analysis.engines import face_calibration, face_landmarks
+from prettyscore.analysis.engines import face_landmarks, face_score
 from prettyscore.analysis.engines.face_mesh import FaceMeshEngine
 from prettyscore.core import messages
 from prettyscore.core.errors import ValidationFailed
@@ -50,23 +51,66 @@ def test_patches_of_real_photos_without_a_face_are_not_taken_for_faces(chunk):
         assert refused.value.message in FACELESS
 
 
-def test_the_score_rises_with_quality_and_the_top_stays_rare():
-    score = face_calibration.overall_score
-    qualities = [i / 100 for i in range(101)]
-    scores = [score(q) for q in qualities]
+def test_the_score_rises_with_standing_and_the_top_stays_rare():
+    """The scale's claims: a typical face scores 7, 9.5 ("top 1%") needs the top 1% of a
+    normal population, 9.9 its top 0.01%, and exactly 10 is never reached short of the
+    world record's standing."""
+    positions = [i / 100 for i in range(-800, 500)]
+    scores = [face_score.scaled(position) for position in positions]
     assert scores == sorted(scores)
-    assert score(0.0) == 1.0
-    assert score(0.8) < 9.0
-    assert score(0.9) < 9.5
-    assert score(face_calibration.TOP_QUALITY - 0.01) < 10.0 == score(face_calibration.TOP_QUALITY)
+    assert face_score.scaled(0.0) == 7.0
+    assert face_score.scaled(face_score.TOP_1_PERCENT - 0.001) < 9.5
+    assert face_score.scaled(face_score.TOP_1_PERCENT + 0.001) == 9.5
+    assert face_score.scaled(face_score.TOP_0_01_PERCENT - 0.001) < 9.9
+    assert face_score.scaled(face_score.TOP_0_01_PERCENT + 0.001) == 9.9
+    record = face_score.parameters().record_standing
+    assert face_score.scaled(record - 0.01) == 9.9
+    assert face_score.scaled(record) == 10.0
+    assert min(scores) >= 1.0
 
 
-def test_a_measure_in_its_ideal_range_counts_more_than_one_outside_it():
-    for ideal in face_calibration.HARMONY_IDEALS:
-        centre = (ideal.low + ideal.high) / 2
-        width = ideal.high - ideal.low
-        assert ideal.quality(centre) == 1.0
-        assert ideal.quality(ideal.low) == pytest.approx(face_calibration.EDGE_QUALITY)
-        assert ideal.quality(ideal.high + width) < ideal.quality(ideal.high)
-        assert ideal.note(centre).in_ideal_range
-        assert not ideal.note(ideal.high + width).in_ideal_range
+def test_the_world_record_needs_a_face_beyond_every_reference_face():
+    """10 ("World Record", a $100,000 claim) is for a face that beats the best of the 142
+    reference faces by a clear margin: reachable, with every term at the edge of the
+    range the model holds it to, and out of reach of the best reference face."""
+    fitted = face_score.parameters()
+    best = (fitted.reference_best - fitted.reference_mean) / fitted.reference_sd
+    assert fitted.record_standing >= best + face_score.RECORD_MARGIN
+    assert face_score.scaled(best) < 9.5
+    extremes = {
+        term.key: fitted.terms[term.key].high
+        if term.higher_is_better
+        else fitted.terms[term.key].low
+        for term in face_score.TERMS
+    }
+    assert face_score.overall_score(face_score.predict(extremes)) == 10.0
+    typical = {term.key: sum(fitted.terms[term.key].typical) / 2 for term in face_score.TERMS}
+    assert 6.0 <= face_score.overall_score(face_score.predict(typical)) <= 8.0
+
+
+def test_each_term_raises_the_score_the_way_its_note_says():
+    fitted = face_score.parameters()
+    typical = {term.key: sum(fitted.terms[term.key].typical) / 2 for term in face_score.TERMS}
+    base = face_score.predict(typical).rating
+    for term in face_score.TERMS:
+        low, high = fitted.terms[term.key].typical
+        raised = dict(typical, **{term.key: high if term.higher_is_better else low})
+        assert face_score.predict(raised).rating > base, term.key
+
+
+def test_an_unclear_photo_gets_no_benefit_of_the_doubt():
+    """A proportion the photo shows imprecisely counts towards its least favourable
+    value: less precision never raises a prediction."""
+    fitted = face_score.parameters()
+    for level in ("low", "typical", "high"):
+        values = {
+            term.key: getattr(fitted.terms[term.key], level)
+            if level != "typical"
+            else fitted.terms[term.key].typical[0]
+            for term in face_score.TERMS
+        }
+        ratings = [
+            face_score.predict(values, precision=dict.fromkeys(values, sure)).rating
+            for sure in (1.0, 0.7, 0.3, 0.0)
+        ]
+        assert ratings == sorted(ratings, reverse=True), level

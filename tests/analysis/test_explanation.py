@@ -43,9 +43,15 @@ def test_each_measure_is_a_sentence_against_its_ideal_for_its_part(store):
     parts = {note["part"] for note in notes}
     assert parts == {SYMMETRY, HARMONY, SKIN}
     texts = [note["text"] for note in notes]
-    assert any(text.startswith("Eye spacing: ") and "ideal" in text for text in texts)
-    assert any("golden ratio" in text for text in texts)
-    assert any("facial thirds" in text for text in texts)
+    counted = [text for text in texts if "(counts " in text]
+    assert [text.split(":")[0] for text in counted] == [
+        "Skin evenness",
+        "Eye openness",
+        "Face length to width",
+    ]
+    assert all("raise" in text and "your score" in text and "typical" in text for text in counted)
+    assert any(text.startswith("Symmetry: shown, not counted") for text in texts)
+    assert not any("golden ratio" in text for text in texts)
     assert all(isinstance(note["in_range"], bool) for note in notes)
     assert {note["part_name"] for note in notes} == {"Symmetry", "Facial Harmony", "Skin Quality"}
 

@@ -7,6 +7,7 @@ and the ordinary changes a phone or an editor makes to them. The many-faces suit
 
 from __future__ import annotations
 
+import math
 from concurrent.futures import ThreadPoolExecutor
 
 import cv2
@@ -79,14 +80,17 @@ def test_the_result_says_what_was_measured_against_which_ideal(astronaut_result)
     notes = astronaut_result.notes
     assert {note.part for note in notes} == set(BREAKDOWN_KEYS)
     names = {note.name for note in notes}
-    assert {"Eyes", "Eye spacing", "Mouth to nose width", "Skin evenness"} <= names
+    assert {"Eyes", "Skin evenness", "Eye openness", "Face length to width"} <= names
     for note in notes:
+        if note.key == "symmetry_counts":  # says that symmetry does not count
+            continue
         low, high = note.ideal
         assert low <= high
-        assert any(f"{note.value:.{digits}f}" in note.text for digits in (1, 2))
-        assert any(f"{high:.{digits}f}" in note.text for digits in (1, 2))
-    golden = next(note for note in notes if note.key == "mouth_nose")
-    assert "golden ratio 1.618" in golden.text
+        assert any(f"{note.value:.{digits}f}" in note.text for digits in (1, 2, 3))
+        shown = [bound for bound in (low, high) if math.isfinite(bound)]
+        assert any(f"{bound:.{d}f}" in note.text for bound in shown for d in (1, 2, 3))
+    skin = next(note for note in notes if note.key == "skin_evenness")
+    assert "more even skin raises your score" in skin.text
 
 
 def test_the_overlay_lines_lie_on_the_face_inside_the_picture(astronaut_result):
@@ -285,7 +289,7 @@ def test_a_softer_copy_never_scores_higher(engine, astronaut_result, sigma):
 # ---------------------------------------------------------------------------
 def test_blemishes_on_the_cheeks_lower_skin_quality_and_the_score(engine, astronaut_result):
     spotted = engine.analyse(photos.with_blemishes(photos.astronaut()))
-    assert spotted.breakdown["skinQuality"] <= astronaut_result.breakdown["skinQuality"] - 2.0
+    assert spotted.breakdown["skinQuality"] <= astronaut_result.breakdown["skinQuality"] - 1.0
     assert spotted.score < astronaut_result.score
     evenness = next(note for note in spotted.notes if note.key == "skin_evenness")
     assert not evenness.in_ideal_range

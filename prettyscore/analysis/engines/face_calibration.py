@@ -1,33 +1,27 @@
-"""From a face's measures to what a visitor sees: notes, the breakdown and the score.
+"""From a face's measures to what a visitor sees: the score, the bars and the notes.
 
-Each measure has an ideal range. Its quality is a smooth bell (``Ideal.quality``): full
-marks at the range's centre (at 0 where less is better), ``EDGE_QUALITY`` at its edges,
-falling off beyond, never at a threshold, so two nearly identical photos get nearly
-identical figures. Where the ideal comes from:
+The score is the fitted model's (``face_score``): how even the skin is against the
+light, how open the eyes are and how long the face is for its width predict how
+attractive people find a face, and the prediction is placed on the 1–10 scale among
+ordinary people. Here the measures become the model's terms, as far as the photo shows
+them:
 
-- **Symmetry**: the mean distance between each landmark and the mirror image of its
-  partner, in percent of the face's width. Nobody is perfectly symmetric; under half a
-  percent is exceptional, around one and a half typical.
-- **Facial harmony**: the classic proportions, each as the literature states it where
-  our landmarks measure the same thing: eye spacing 0.46 of face width (Pallett et al.
-  2010, "new golden ratios"), facial thirds (the lower third as tall as the middle),
-  the upper lip a third of the lower face (1 : 2), mouth width 1.618 × nose width and
-  brows-to-lips 1.618 × nose length (the golden ratio), a slightly upturned eye line.
-  Two are stated for what the mesh can see: its eye corners sit at the lids' meeting
-  points, which reads the rule of fifths' 1 : 1 gap between the eyes as up to about
-  1.3 eye widths, and its top is the upper forehead, not the hairline, which makes a
-  face's length about 1.1–1.3 of its width (that one weighs least: it is the least
-  robust).
-- **Skin quality**: unevenness of the cheeks and forehead relative to the skin's own
-  brightness, in linear light (``face_skin.skin_texture``), capped by the photo's
-  sharpness so that a soft photo can never look like smooth skin; on a photo too soft to
-  show the skin's texture at all, its figure no longer counts (``skin_quality``).
+- **Skin**: a soft or grainy photo hides the skin's texture, so its figure would read
+  smoother than the skin is. It is divided by ``sharpness_quality`` (1 when sharp,
+  falling as the edges soften), and from ``SKIN_UNSEEN_FROM`` of blur (or
+  ``CLEAN_GRAIN`` of grain) it slides to ``UNSEEN_UNEVENNESS``, the least even skin
+  the model tells apart: on a photo that does not show the skin, it is not counted in
+  the face's favour (``effective_unevenness``).
+- **Proportions**: parted lips move the chin, so the face's length then counts towards
+  an average face's (``open_mouth_weights``); a soft or grainy photo places the
+  landmarks less precisely (``landmark_uncertainty``), so its proportions count towards
+  the reference's lower quartile (``face_score.predict``).
+- **Symmetry** is measured and shown as the documents' breakdown asks, each mirror pair
+  against an ideal (a smooth bell: ``Ideal.quality``), but it does not move the score:
+  on the rated faces, how symmetric a face was did not predict its rating.
 
-Breakdown bars: ``10 q`` for a part's quality ``q`` (0–1). Overall score:
-``SCORE_FLOOR + SCORE_RANGE × min(1, Q / TOP_QUALITY) ** SCORE_EXPONENT`` with ``Q``
-the weighted mean of the three qualities; the exponent keeps the top rare: 9.5 needs
-``Q`` of about 0.93, and 10.0 (``TOP_QUALITY``, 0.97) every measure well inside its
-ideal range, in a sharp photo.
+Breakdown bars: symmetry ``10 q`` for its quality ``q`` (0–1); skin and harmony the
+part's standing among the reference faces on the score's own scale (7 is typical).
 """
 
 from __future__ import annotations
@@ -35,19 +29,14 @@ from __future__ import annotations
 import math
 from dataclasses import dataclass
 
+from prettyscore.analysis.engines import face_score
 from prettyscore.analysis.engines.base import BREAKDOWN_KEYS, MeasureNote, one_decimal
 
 SYMMETRY, SKIN, HARMONY = BREAKDOWN_KEYS
 
-SCORE_FLOOR = 1.0
-SCORE_RANGE = 9.0
-SCORE_EXPONENT = 1.25
-# Q from which the score is 10.0.
-TOP_QUALITY = 0.97
 # At the edge of its ideal range a measure has this quality; the bell's width follows.
 EDGE_QUALITY = 0.8
 EDGE_WIDTH = 1.0 / math.sqrt(-2.0 * math.log(EDGE_QUALITY))
-PART_WEIGHTS = {SYMMETRY: 0.4, SKIN: 0.25, HARMONY: 0.35}
 
 
 @dataclass(frozen=True)
@@ -106,62 +95,24 @@ SYMMETRY_IDEALS = (
     Ideal("asymmetry_jaw", "Jaw line", SYMMETRY, 0.0, 1.8, 0.2, _MIRROR, 1, one_sided=True),
 )
 
-HARMONY_IDEALS = (
-    Ideal(
-        "eye_spacing", "Eye spacing", HARMONY, 0.44, 0.49, 0.2,
-        "{name}: {value} of face width, ideal {low}–{high}",
-    ),
-    Ideal(
-        "eye_gap", "Gap between the eyes", HARMONY, 1.0, 1.3, 0.15,
-        "{name}: {value} eye widths, ideal {low}–{high} (rule of fifths)",
-    ),
-    Ideal(
-        "thirds", "Lower to middle third", HARMONY, 0.95, 1.1, 0.15,
-        "{name}: {value}, ideal {low}–{high} (facial thirds)",
-    ),
-    Ideal(
-        "lip_chin", "Upper lip to lower lip and chin", HARMONY, 0.42, 0.55, 0.1,
-        "{name}: {value}, ideal {low}–{high}",
-    ),
-    Ideal(
-        "mouth_nose", "Mouth to nose width", HARMONY, 1.54, 1.7, 0.15,
-        "{name}: {value}, ideal {low}–{high} (golden ratio 1.618)",
-    ),
-    Ideal(
-        "brows_lips_nose", "Brows-to-lips to nose length", HARMONY, 1.54, 1.7, 0.1,
-        "{name}: {value}, ideal {low}–{high} (golden ratio 1.618)",
-    ),
-    Ideal(
-        "eye_tilt", "Eye-line tilt", HARMONY, 0.0, 8.0, 0.1,
-        "{name}: outer corners {value}° above the inner, ideal {low}–{high}°", 1,
-    ),
-    Ideal(
-        "face_shape", "Face length to width", HARMONY, 1.1, 1.25, 0.05,
-        "{name}: {value}, ideal {low}–{high}",
-    ),
-)  # fmt: skip
-
-# Lips parted by more than this (face widths) make the lower face's proportions count
-# less (``open_mouth_weights``).
+# Lips parted by more than this (face widths) make the face's length count less
+# (``open_mouth_weights``).
 OPEN_MOUTH_GAP = 0.04
 OPEN_MOUTH_FADE = 0.025
-MOUTH_DEPENDENT = ("thirds", "lip_chin", "brows_lips_nose", "face_shape")
+MOUTH_DEPENDENT = ("face_shape",)
 
-SKIN_IDEAL = Ideal(
-    "skin_evenness", "Skin evenness", SKIN, 0.0, 3.0, 1.0,
-    "{name}: tone varies {value}% across cheeks and forehead, ideal under {high}%", 1, True,
-)  # fmt: skip
 # Sharpness: the features' edge blur in percent of the face's width. Sharp photos
-# measure 1.0–1.25; skin quality is multiplied by ``sharpness_quality``, which starts
+# measure 1.0–1.25; the skin's figure is divided by ``sharpness_quality``, which starts
 # falling at SHARP_BLUR_PERCENT.
 SHARP_BLUR_PERCENT = 0.9
 SHARPNESS_FALL_OFF = 0.66
 # Blur (percent of the face's width) from which the skin's texture starts to be lost,
 # and at which it is (below the softest enlarged LFW face, so that a change of light
-# does not move one of them across it): from there the skin quality is at most UNSEEN_SKIN_QUALITY.
+# does not move one of them across it): from there the skin reads as UNSEEN_UNEVENNESS
+# (percent of the light), beyond the least even skin of the reference faces.
 SKIN_UNSEEN_FROM = 1.3
 SKIN_UNSEEN_AT = 1.5
-UNSEEN_SKIN_QUALITY = 0.05
+UNSEEN_UNEVENNESS = 8.0
 # Landmarks are placed as precisely as the mesh can up to PRECISE_UNTIL_BLUR (percent of
 # the face's width; sharp photos measure 1.0–1.25). Beyond, each figure's uncertainty
 # grows, in half-widths of its ideal range, towards MAX_UNCERTAINTY, most of the way
@@ -192,37 +143,111 @@ SHARPNESS_IDEAL = Ideal(
 
 @dataclass(frozen=True)
 class Calibrated:
-    """What the visitor sees: the score, the three bars and the notes behind them."""
+    """What the visitor sees: the score, the three bars and the notes behind them;
+    ``standings`` keeps the model's figures (for calibration only, never shown)."""
 
     score: float
     breakdown: dict[str, float]
     notes: tuple[MeasureNote, ...]
-    qualities: dict[str, float]
+    standings: dict[str, float]
 
 
 def calibrated(measures: dict[str, float]) -> Calibrated:
-    """Notes, qualities, breakdown and score from the raw measures (by key)."""
+    """Notes, breakdown and score from the raw measures (by key)."""
     uncertainty = landmark_uncertainty(measures[SHARPNESS_IDEAL.key], measures[GRAIN_IDEAL.key])
     symmetry, symmetry_notes = weighted_quality(SYMMETRY_IDEALS, measures, uncertainty)
-    harmony, harmony_notes = weighted_quality(
-        HARMONY_IDEALS, measures, uncertainty, open_mouth_weights(measures["lip_gap"])
-    )
-    skin = skin_quality(
-        measures[SKIN_IDEAL.key], measures[SHARPNESS_IDEAL.key], measures[GRAIN_IDEAL.key]
-    )
+    prediction = predicted(measures)
     skin_notes = (
-        SKIN_IDEAL.note(measures[SKIN_IDEAL.key]),
+        term_note(face_score.TERMS[0], prediction),
         SHARPNESS_IDEAL.note(measures[SHARPNESS_IDEAL.key]),
         GRAIN_IDEAL.note(measures[GRAIN_IDEAL.key]),
     )
-    qualities = {SYMMETRY: symmetry, SKIN: skin, HARMONY: harmony}
-    overall = sum(PART_WEIGHTS[part] * q for part, q in qualities.items())
-    return Calibrated(
-        score=overall_score(overall),
-        breakdown={part: one_decimal(10.0 * q, 0.0, 10.0) for part, q in qualities.items()},
-        notes=symmetry_notes + skin_notes + harmony_notes,
-        qualities=qualities,
+    harmony_notes = tuple(
+        term_note(term, prediction) for term in face_score.TERMS if term.part == HARMONY
     )
+    return Calibrated(
+        score=face_score.overall_score(prediction),
+        breakdown={
+            SYMMETRY: one_decimal(10.0 * symmetry, 0.0, 10.0),
+            SKIN: face_score.part_score(prediction, SKIN),
+            HARMONY: face_score.part_score(prediction, HARMONY),
+        },
+        notes=(SYMMETRY_NOT_COUNTED, *symmetry_notes, *skin_notes, *harmony_notes),
+        standings={
+            "rating": prediction.rating,
+            "overall": face_score.standing(prediction.rating),
+            **{f"{part}": face_score.part_standing(prediction, part) for part in (SKIN, HARMONY)},
+            **{f"q_{SYMMETRY}": symmetry},
+        },
+    )
+
+
+def predicted(
+    measures: dict[str, float], fitted: face_score.Parameters | None = None
+) -> face_score.Prediction:
+    """The model's prediction for a face with these measures, as far as the photo shows
+    them (with ``fitted``, or the committed parameters)."""
+    uncertainty = landmark_uncertainty(measures[SHARPNESS_IDEAL.key], measures[GRAIN_IDEAL.key])
+    return face_score.predict(
+        term_values(measures),
+        term_trust(measures),
+        term_precision(uncertainty),
+        fitted=fitted,
+    )
+
+
+#: The symmetry part's first note: it is shown, and does not count.
+SYMMETRY_NOT_COUNTED = MeasureNote(
+    "symmetry_counts",
+    "Symmetry",
+    SYMMETRY,
+    0.0,
+    (0.0, 0.0),
+    "Symmetry: shown, not counted: on faces rated by 2,513 people it did not change "
+    "how attractive they were found",
+)
+
+
+def term_values(measures: dict[str, float]) -> dict[str, float]:
+    """The model's terms from the raw measures: the skin as far as the photo shows it
+    (``effective_unevenness``), the eyes' opening and the face's length as measured."""
+    return {
+        "skin_evenness": effective_unevenness(
+            measures["skin_evenness"], measures[SHARPNESS_IDEAL.key], measures[GRAIN_IDEAL.key]
+        ),
+        "eye_openness": measures["eye_openness"],
+        "face_shape": measures["face_shape"],
+    }
+
+
+def term_trust(measures: dict[str, float]) -> dict[str, float]:
+    """How much each term tells about the face: the face's length less when the lips
+    are parted (``open_mouth_weights``)."""
+    return open_mouth_weights(measures["lip_gap"])
+
+
+def term_precision(uncertainty: float) -> dict[str, float]:
+    """How precisely the photo shows each proportion: less on a soft or grainy photo,
+    whose landmarks are placed less precisely (``landmark_uncertainty``). (The skin's
+    own figure already reads a soft photo as less even: ``effective_unevenness``.)"""
+    precise = 1.0 / (1.0 + uncertainty**2)
+    return {term.key: precise for term in face_score.TERMS if term.part == HARMONY}
+
+
+def term_note(term: face_score.Term, prediction: face_score.Prediction) -> MeasureNote:
+    """A term as the panel lists it: its value against the reference's middle half,
+    what raises it, and how much it counts; "in range" when it is at least typical."""
+    fitted = face_score.parameters().terms[term.key]
+    low, high = fitted.typical
+    value = prediction.values[term.key]
+    fmt = f"{{:.{term.digits}f}}"
+    share = round(100 * face_score.parameters().share(term.key))
+    text = term.template.format(
+        name=term.name, value=fmt.format(value), low=fmt.format(low), high=fmt.format(high)
+    )
+    text = f"{text}; {term.raises} (counts {share}%)"
+    ideal = (low, math.inf) if term.higher_is_better else (-math.inf, high)
+    return MeasureNote(term.key, term.name, term.part, round(value, term.digits), ideal, text)
 
 
 def weighted_quality(
@@ -257,11 +282,10 @@ def landmark_uncertainty(blur_percent: float, grain: float) -> float:
 
 
 def open_mouth_weights(lip_gap: float) -> dict[str, float]:
-    """How much the lower face's proportions count when the lips are parted.
+    """How much the face's length counts when the lips are parted.
 
-    Talking, laughing or a wide smile drops the jaw and moves the lips' meeting line:
-    the lower third, the lips-to-chin and brows-to-lips proportions and the face's
-    length then say more about the moment than about the face. Beyond a gap of
+    Talking, laughing or a wide smile drops the jaw: the face's length then says more
+    about the moment than about the face. Beyond a gap of
     ``OPEN_MOUTH_GAP`` face widths their weight fades (a Gaussian of ``OPEN_MOUTH_FADE``).
     """
     excess = max(0.0, lip_gap - OPEN_MOUTH_GAP)
@@ -269,22 +293,23 @@ def open_mouth_weights(lip_gap: float) -> dict[str, float]:
     return dict.fromkeys(MOUTH_DEPENDENT, trust)
 
 
-def skin_quality(evenness: float, blur_percent: float, grain: float = 0.0) -> float:
-    """The skin's quality: its evenness's, as far as the photo's sharpness can show it.
+def effective_unevenness(evenness: float, blur_percent: float, grain: float = 0.0) -> float:
+    """The skin's unevenness (percent of the light) as far as the photo shows it.
 
-    From ``SKIN_UNSEEN_FROM`` to ``SKIN_UNSEEN_AT`` of blur (or from ``CLEAN_GRAIN`` to
-    ``GRAIN_HIDES_SKIN`` of grain) the photo shows less and less of the skin, and its
-    evenness less and less counts: the quality slides to at most
-    ``UNSEEN_SKIN_QUALITY``. Beyond, whatever the texture figure reads (grain, noise, a
-    compression's blocks, the shading of a darker or lighter skin) does not move it, and
-    a worse photo can only take it lower.
+    Divided by ``sharpness_quality``: softer edges hide texture, so the same skin would
+    read smoother; the division gives it back. From ``SKIN_UNSEEN_FROM`` to
+    ``SKIN_UNSEEN_AT`` of blur (or from ``CLEAN_GRAIN`` to ``GRAIN_HIDES_SKIN`` of grain)
+    the photo shows less and less of the skin, and the figure slides to at least
+    ``UNSEEN_UNEVENNESS``. Beyond, whatever the texture figure reads (grain, noise, a
+    compression's blocks) does not make it smoother, and a worse photo can only read
+    worse.
     """
-    measured = SKIN_IDEAL.quality(evenness) * sharpness_quality(blur_percent)
+    measured = evenness / sharpness_quality(blur_percent)
     unseen = max(
         _ramp(blur_percent, SKIN_UNSEEN_FROM, SKIN_UNSEEN_AT),
         _ramp(grain, CLEAN_GRAIN, GRAIN_HIDES_SKIN),
     )
-    return (1.0 - unseen) * measured + unseen * min(measured, UNSEEN_SKIN_QUALITY)
+    return (1.0 - unseen) * measured + unseen * max(measured, UNSEEN_UNEVENNESS)
 
 
 def _ramp(value: float, start: float, end: float) -> float:
@@ -293,13 +318,7 @@ def _ramp(value: float, start: float, end: float) -> float:
 
 
 def sharpness_quality(blur_percent: float) -> float:
-    """How much of the skin's quality a photo this sharp can show: 1 when sharp, falling
+    """How much of the skin's texture a photo this sharp can show: 1 when sharp, falling
     as soon as the edges soften, so that blurring a photo never makes skin look better."""
     excess = max(0.0, blur_percent - SHARP_BLUR_PERCENT)
     return math.exp(-0.5 * (excess / SHARPNESS_FALL_OFF) ** 2)
-
-
-def overall_score(quality: float) -> float:
-    """The 1–10 score (one decimal) for a combined quality between 0 and 1."""
-    top = min(1.0, max(0.0, quality) / TOP_QUALITY)
-    return one_decimal(SCORE_FLOOR + SCORE_RANGE * top**SCORE_EXPONENT, 1.0, 10.0)

@@ -19,6 +19,8 @@ the models run per thread in still-image mode, and nothing here is random.
 
 from __future__ import annotations
 
+from dataclasses import dataclass
+
 import numpy as np
 
 from prettyscore.analysis.engines import (
@@ -73,12 +75,47 @@ ASYMMETRY_PER_DEGREE_OF_YAW = 0.11
 MIN_ASYMMETRY_KEPT = 0.4
 
 
+@dataclass(frozen=True)
+class Measured:
+    """A face's raw measures (by key), and where they were taken: its landmarks (photo
+    pixels), its frame and its canonical image."""
+
+    measures: dict[str, float]
+    points: np.ndarray
+    frame: FaceFrame
+    face: face_skin.CanonicalFace
+    shape: tuple[int, int]
+
+
 class FaceMeshEngine:
     """Scores the one face in a photo from its landmarks and its skin."""
 
     name = "analysis"
 
     def analyse(self, image: np.ndarray) -> FaceAnalysis:
+        measured = self.measure(image)
+        measures, points, frame, face = (
+            dict(measured.measures),
+            measured.points,
+            measured.frame,
+            measured.face,
+        )
+        result = face_calibration.calibrated(measures)
+        measures.update(result.standings)
+        return FaceAnalysis(
+            score=result.score,
+            breakdown=result.breakdown,
+            face_box=face_box(points),
+            engine=self.name,
+            measures=measures,
+            notes=result.notes,
+            overlay=face_overlay.overlay_lines(points, frame, face, face_skin.skin_patches(face)),
+            view_box=face_overlay.view_box(points, frame, measured.shape),
+        )
+
+    def measure(self, image: np.ndarray) -> Measured:
+        """Find the face, check the photo shows it well enough, and take every measure
+        (the score's model is not applied: ``scripts/fit_score.py`` fits it on these)."""
         gray = luminance(image)
         landmarks = located_face(gray)
         frame, face = framed(gray, landmarks)
@@ -95,18 +132,7 @@ class FaceMeshEngine:
             measures["sharpness"], measures["compression_blocks"], frame.width
         )
         check_sharpness(measures["sharpness"])
-        result = face_calibration.calibrated(measures)
-        measures.update({f"q_{part}": q for part, q in result.qualities.items()})
-        return FaceAnalysis(
-            score=result.score,
-            breakdown=result.breakdown,
-            face_box=face_box(points),
-            engine=self.name,
-            measures=measures,
-            notes=result.notes,
-            overlay=face_overlay.overlay_lines(points, frame, face, face_skin.skin_patches(face)),
-            view_box=face_overlay.view_box(points, frame, gray.shape),
-        )
+        return Measured(measures, points, frame, face, gray.shape)
 
 
 def framed(

@@ -5,8 +5,8 @@ Each line is in the photo's pixels and belongs to the part of the breakdown it e
 - symmetry: the fitted mirror axis, and the lines joining the eyes, the brows' ends,
   the mouth's corners and the jaw's angles (level and centred on the axis when the
   face is symmetric);
-- facial harmony: the face's outline, the facial thirds (brows, nose base, chin), the
-  rule of fifths' marks at the eyes' corners, and the widths of the nose and mouth;
+- facial harmony: the face's outline, its length (forehead to chin) and width
+  (cheekbone to cheekbone), and each eye's opening (upper lid to lower lid);
 - skin quality: the outlines of the cheek and forehead patches whose texture was read.
 """
 
@@ -58,16 +58,14 @@ def symmetry_lines(points: np.ndarray, frame: FaceFrame) -> tuple[OverlayLine, .
 def harmony_lines(points: np.ndarray, frame: FaceFrame) -> tuple[OverlayLine, ...]:
     frontal = frame.frontal(points)
     outline = _line(HARMONY, points[list(fp.FACE_OVAL), :2], closed=True)
-    thirds = []
-    for landmark in (fp.GLABELLA, fp.SUBNASALE, fp.MENTON):
-        y = frontal[landmark, 1]
-        thirds.append(_line(HARMONY, frame.to_photo(np.array([[-0.42, y], [0.42, y]]))))
-    fifths = []
-    for corner in (fp.RIGHT_EYE_OUTER, fp.RIGHT_EYE_INNER, fp.LEFT_EYE_INNER, fp.LEFT_EYE_OUTER):
-        x, y = frontal[corner, :2]
-        fifths.append(_line(HARMONY, frame.to_photo(np.array([[x, y - 0.06], [x, y + 0.06]]))))
-    widths = (_segment(HARMONY, points, *fp.NOSE_WINGS),)
-    return (outline, *thirds, *fifths, *widths)
+    top, bottom = frontal[fp.FOREHEAD_TOP, 1], frontal[fp.MENTON, 1]
+    length = _line(HARMONY, frame.to_photo(np.array([[0.0, top], [0.0, bottom]])))
+    width = _segment(HARMONY, points, *fp.CHEEKBONES)
+    eyes = (
+        _segment(HARMONY, points, fp.RIGHT_EYE_TOP, fp.RIGHT_EYE_BOTTOM),
+        _segment(HARMONY, points, fp.LEFT_EYE_TOP, fp.LEFT_EYE_BOTTOM),
+    )
+    return (outline, length, width, *eyes)
 
 
 def patch_outlines(face: CanonicalFace, patches: dict[str, np.ndarray]) -> tuple[OverlayLine, ...]:

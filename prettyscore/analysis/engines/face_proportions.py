@@ -119,7 +119,17 @@ def harmony(frontal: np.ndarray) -> dict[str, float]:
         "brows_lips_nose": (y[fp.STOMION] - y[fp.GLABELLA]) / (y[fp.SUBNASALE] - y[fp.NASION]),
         "eye_tilt": eye_tilt_degrees(f),
         "face_shape": y[fp.MENTON] - y[fp.FOREHEAD_TOP] - gap,
+        "eye_openness": eye_openness(f),
     }
+
+
+def eye_openness(frontal: np.ndarray) -> float:
+    """How far the eyelids are apart, upper lid to lower at the eye's middle, in face
+    widths: the mean of both eyes."""
+    return (
+        distance(frontal, fp.RIGHT_EYE_TOP, fp.RIGHT_EYE_BOTTOM)
+        + distance(frontal, fp.LEFT_EYE_TOP, fp.LEFT_EYE_BOTTOM)
+    ) / 2
 
 
 def eye_tilt_degrees(frontal: np.ndarray) -> float:

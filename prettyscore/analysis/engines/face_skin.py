@@ -41,14 +41,22 @@ CANON_Y = (-0.62, 0.98)
 # broad shading and the finest grain (pores, sensor noise, JPEG) are left out.
 TEXTURE_FINE_SIGMA = 1.0
 TEXTURE_BROAD_SIGMA = 4.0
-# The skin's own brightness around each point (sigma in canonical pixels).
-LOCAL_LEVEL_SIGMA = 8.0
-# Texture is measured in linear light (``linear_light``), where a darker skin or a
-# dimmer light multiplies every level alike. Its contrast there is about this many times
-# its contrast in the photo's sRGB-encoded levels at mid-grey (the curve's local
-# exponent, 2.16 at level 128 and 2.23 at 153): figures are divided by it, so a mid-tone
-# face reads as it did on encoded levels and the ideal range keeps its meaning.
-LINEAR_CONTRAST_GAIN = 2.2
+# The light falling on the face, which the skin's texture is measured against: at each
+# point, the brightest skin around it, within LIGHT_RADIUS (canonical pixels, about a
+# fifth of the face's width), the nose included, where the light is reflected most
+# (``face_light``). Measured against the light, not against each point's own level, a
+# dark skin's texture reads as the eye sees it in that light: against its own, darker
+# level, the shine a studio light leaves on a darker skin (the same light, so the same
+# absolute size) and its small variations counted two times larger than on a light
+# skin. Taken around each point, the light follows a face lit more on one side, or a
+# face whose light falls off towards its edges (measured: tests/analysis/NOTES.md,
+# 'Skin texture against the light').
+LIGHT_RADIUS = 28
+# Encoded levels from which a pixel is clipped white: its texture is gone, so it and
+# its neighbours within CLIPPED_MARGIN pixels (the texture's broad scale) are left out
+# of the skin's figures.
+CLIPPED_LEVEL_FOR_TEXTURE = 250.0
+CLIPPED_MARGIN = 4
 # Added to every linear level (0-255 scale, a tenth of a level) so that black has a
 # brightness to divide by.
 LINEAR_FLOOR = 0.1
@@ -480,32 +488,58 @@ def gradient_energy(pixels: np.ndarray) -> np.ndarray:
 
 
 def skin_texture(face: CanonicalFace) -> dict[str, float]:
-    """Unevenness of the skin in each patch, relative to the skin's own brightness.
+    """Unevenness of the skin in each patch, in percent of the light on the face.
 
-    The band-pass detail (see ``TEXTURE_*_SIGMA``) divided by the local level is a
-    Weber contrast. It is read in linear light (``linear_light``, then divided by
-    ``LINEAR_CONTRAST_GAIN``): there it stays the same when the skin, or the whole
-    photo, is darker or brighter. On the photo's encoded levels it did not: a darker
-    photo read more uneven, so a darker skin read as a worse one (measured:
-    tests/analysis/NOTES.md, 'Skin texture in linear light').
+    The band-pass detail (see ``TEXTURE_*_SIGMA``) is read in linear light
+    (``linear_light``) and divided by the light falling on the face there
+    (``face_light``), so it stays the same when the face is lit more or less, or is a
+    darker or lighter skin of the same evenness: both multiply the detail and the light
+    alike. Clipped pixels, which show no texture, are left out.
 
     Each patch gives its robust spread (1.4826 × the median absolute deviation): spots
     and blotches spread over the patch count fully, while a crease or two that a smile
-    draws under the eyes, a small share of its pixels, weigh little. Figures are in
-    percent of the skin's brightness; the caller takes the median over the patches, so
-    hair over the forehead or a shadow on one cheek does not decide.
+    draws under the eyes, a small share of its pixels, weigh little. The caller takes
+    the median over the patches, so hair over the forehead or a shadow on one cheek does
+    not decide.
     """
     pixels = linear_light(face.pixels) + LINEAR_FLOOR
     fine = cv2.GaussianBlur(pixels, (0, 0), TEXTURE_FINE_SIGMA)
     broad = cv2.GaussianBlur(pixels, (0, 0), TEXTURE_BROAD_SIGMA)
-    level = cv2.GaussianBlur(pixels, (0, 0), LOCAL_LEVEL_SIGMA)
-    relative = 100.0 * (fine - broad) / level / LINEAR_CONTRAST_GAIN
+    patches = {name: patch > 0 for name, patch in skin_patches(face).items()}
+    light = face_light(fine, np.any(list(patches.values()), axis=0) | nose_mask(face))
+    relative = 100.0 * (fine - broad) / light
+    unclipped = ~clipped(face)
     figures = {}
-    for name, patch in skin_patches(face).items():
-        values = relative[patch > 0]
+    for name, patch in patches.items():
+        values = relative[patch & unclipped]
         if values.size >= MIN_PATCH_PIXELS:
             figures[name] = robust_spread(values)
     return figures
+
+
+@once_per_face
+def nose_mask(face: CanonicalFace) -> np.ndarray:
+    """The nose (its landmarks' hull), where the light is often reflected most."""
+    return face.polygon_mask(fp.NOSE, hull=True) > 0
+
+
+def face_light(smoothed: np.ndarray, bright_skin: np.ndarray) -> np.ndarray:
+    """The light at each pixel: the brightest of ``bright_skin`` within
+    ``LIGHT_RADIUS`` (of the finely smoothed linear image), itself smoothed; never below
+    the pixel's own level."""
+    size = 2 * LIGHT_RADIUS + 1
+    disc = cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (size, size))
+    brightest = cv2.dilate(np.where(bright_skin, smoothed, 0.0).astype(np.float32), disc)
+    light = cv2.GaussianBlur(brightest, (0, 0), LIGHT_RADIUS / 2)
+    return np.maximum(light, smoothed)
+
+
+@once_per_face
+def clipped(face: CanonicalFace) -> np.ndarray:
+    """Pixels clipped white, grown by ``CLIPPED_MARGIN``."""
+    white = (face.pixels >= CLIPPED_LEVEL_FOR_TEXTURE).astype(np.uint8)
+    size = 2 * CLIPPED_MARGIN + 1
+    return cv2.dilate(white, np.ones((size, size), np.uint8)) > 0
 
 
 def robust_spread(values: np.ndarray) -> float:

@@ -1,0 +1,141 @@
+"""The score against people's ratings: agreement, fairness to every group, honest tiers.
+
+The London Set (102 adults of several ethnic backgrounds, each face rated for
+attractiveness by 2,513 people; ``tests/fixtures/faces/``, CC BY 4.0) is analysed as an
+upload is, and scored with the committed model (``face_score.json``). The figures are
+printed on the terminal (stderr, so they show in ``make test``):
+
+- the fit re-runs to the committed parameters and report (``scripts/fit_score.py``);
+- held out (10-fold cross-validation, as the fit script reports it), the score agrees
+  with people's mean ratings at least as well as the floors below;
+- every ethnic group of 9 or more faces, and each sex, is scored as people rate it: the
+  mean gap between our score and their rating, both in SDs, within ``MAX_GAP``;
+- the tiers tell the truth on the reference population (London and Canada, 142 faces):
+  at most 1% reach 9.5 ("top 1%"), none reaches 10, and a typical face scores about 7.
+"""
+
+from __future__ import annotations
+
+import collections
+import functools
+import importlib.util
+import sys
+from pathlib import Path
+
+import numpy as np
+import pytest
+from scipy.stats import spearmanr
+
+from prettyscore.analysis import tiers
+from prettyscore.analysis.engines import face_calibration, face_score
+
+ROOT = Path(__file__).resolve().parents[2]
+# The issue's bound on a group's mean gap (SDs), and the held-out agreement this model
+# reaches (its report: docs/analysis/score-fit.txt), as floors a change may not go under.
+MAX_GAP = 0.3
+HELD_OUT_FLOORS = {"all": 0.55, "female": 0.55, "male": 0.3}
+
+
+@functools.cache
+def fit_script():
+    """``scripts/fit_score.py``, loaded by its path."""
+    spec = importlib.util.spec_from_file_location("fit_score", ROOT / "scripts" / "fit_score.py")
+    module = importlib.util.module_from_spec(spec)
+    sys.modules[spec.name] = module
+    spec.loader.exec_module(module)
+    return module
+
+
+@functools.cache
+def rated():
+    return fit_script().london()
+
+
+@functools.cache
+def reference():
+    return (rated(), fit_script().canada())
+
+
+@functools.cache
+def validated() -> dict:
+    return fit_script().cross_validated(rated())
+
+
+def scores(faces) -> np.ndarray:
+    """The committed model's scores of analysed faces, as an upload would get them."""
+    return np.array(
+        [
+            face_score.overall_score(face_calibration.predicted(measures))
+            for measures in faces.measures
+        ]
+    )
+
+
+def report(text: str, capsys: pytest.CaptureFixture) -> None:
+    with capsys.disabled():
+        print("\n" + text + "\n", file=sys.stderr, flush=True)
+
+
+def test_the_fit_re_runs_to_the_committed_parameters():
+    script = fit_script()
+    fitted = script.parameters(rated(), list(reference()))
+    committed = face_score.parameters_from(fitted)
+    assert committed == face_score.parameters()
+    text = script.report(
+        rated(), list(reference()), fitted, validated(), script.nested_selection(rated())
+    )
+    assert text == script.REPORT.read_text()
+
+
+def test_held_out_agreement_with_peoples_ratings(capsys):
+    figures = validated()["spearman"]
+    report(
+        "Held-out Spearman with the London ratings (10-fold, mean of 10 shuffles): "
+        + ", ".join(f"{key} {value:.3f}" for key, value in figures.items()),
+        capsys,
+    )
+    for key, floor in HELD_OUT_FLOORS.items():
+        assert figures[key] >= floor, (key, figures[key])
+
+
+def test_every_group_is_scored_as_people_rate_it(capsys):
+    faces = rated()
+    ours = scores(faces)
+    gaps = fit_script().gaps(ours, faces)
+    agreement = fit_script().agreement(ours, faces)
+    report(
+        "Our scores of the London Set (the committed model): Spearman "
+        + ", ".join(f"{key} {value:.3f}" for key, value in agreement.items())
+        + "\nMean gap, z(our score) − z(people's rating): "
+        + ", ".join(f"{group} {gap:+.2f}" for group, gap in gaps.items()),
+        capsys,
+    )
+    assert set(gaps) >= {"white", "black", "west_asian", "east_asian", "female", "male"}
+    far = {group: round(gap, 2) for group, gap in gaps.items() if abs(gap) > MAX_GAP}
+    assert far == {}
+
+
+def test_the_tiers_tell_the_truth_on_ordinary_people(capsys):
+    everyone = np.concatenate([scores(faces) for faces in reference()])
+    shares = collections.Counter(tiers.tier_for(score).label for score in everyone)
+    lines = [f"Tiers of the {len(everyone)} reference faces (London and Canada)"]
+    lines += [
+        f"  {tier.label:24s} {shares.get(tier.label, 0):4d}  "
+        f"{100 * shares.get(tier.label, 0) / len(everyone):5.1f}%"
+        for tier in tiers.TIERS
+    ]
+    median, best, lowest = np.median(everyone), everyone.max(), everyone.min()
+    lines.append(f"  median {median:.1f}, best {best:.1f}, lowest {lowest:.1f}")
+    report("\n".join(lines), capsys)
+    assert (everyone >= 9.5).mean() <= 0.01
+    assert (everyone >= 10.0).sum() == 0
+    assert 6.5 <= np.median(everyone) <= 7.5
+    assert len(shares) >= 4
+
+
+def test_the_score_follows_the_rating_within_each_sex():
+    faces = rated()
+    ours = scores(faces)
+    for sex in ("female", "male"):
+        inside = faces.sex == sex
+        assert spearmanr(ours[inside], faces.ratings[inside])[0] > 0.3, sex
