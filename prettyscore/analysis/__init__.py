@@ -29,6 +29,7 @@ if TYPE_CHECKING:
         detect,
         mesh_points,
     )
+    from prettyscore.analysis.engines.face_score import term_shares
     from prettyscore.analysis.engines.face_skin import polygon_mask
     from prettyscore.analysis.engines.mediapipe_models import SELFIE_SEGMENTATION
     from prettyscore.analysis.face import analyse_body, analyse_face
@@ -40,6 +41,8 @@ _PUBLIC = {
     "analyse_body": "prettyscore.analysis.face",
     "FaceAnalysis": "prettyscore.analysis.engines.base",
     "BodyAnalysis": "prettyscore.analysis.engines.base",
+    # How much each measure counts in the face's score (the fitted model's weights).
+    "term_shares": "prettyscore.analysis.engines.face_score",
     # Finding a face and its 478 landmarks as the score does (the edits follow the face).
     "Detection": "prettyscore.analysis.engines.face_landmarks",
     "FULL_RANGE": "prettyscore.analysis.engines.face_landmarks",
@@ -66,6 +69,7 @@ __all__ = [
     "face_mesh_points",
     "mesh_points",
     "polygon_mask",
+    "term_shares",
 ]
 
 

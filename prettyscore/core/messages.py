@@ -340,7 +340,8 @@ BREAKDOWN_HEADING = "Score Breakdown"
 # The explanation panel under the score (/results and My Photos' details).
 HOW_WE_GOT_YOUR_SCORE = "How we got your score"
 HOW_WE_GOT_YOUR_SCORE_INTRO = (
-    "The lines we measured on your face, and each measure against its ideal range."
+    "The lines we measured on your face, each measure against what is typical, and how much "
+    "it counts."
 )
 MEASURED_LINES_ALT = "Your face with the lines that were measured"
 # Special tier panels (document 000 §2 Results, §9)

@@ -7,6 +7,7 @@ Pages here only lay out components; the little behaviour they have lives in
 
 import reflex as rx
 
+from prettyscore import analysis
 from prettyscore.accounts.state import AuthState
 from prettyscore.core import messages, routes
 from prettyscore.scoring.pages import upload_progress_bar
@@ -218,7 +219,7 @@ _HOW_ASPECTS = (
 def how_it_works() -> rx.Component:
     """How It Works (document 000 §2): steps, analysed aspects, privacy, disclaimer, CTA."""
     steps = zip(_HOW_STEPS, copy.HOW_STEP_BODIES, strict=True)
-    aspects = zip(_HOW_ASPECTS, copy.HOW_ASPECT_BODIES, strict=True)
+    aspects = zip(_HOW_ASPECTS, copy.how_aspect_bodies(analysis.term_shares()), strict=True)
     return page_layout(
         page_header(messages.NAV_HOW_IT_WORKS, copy.HOW_SUBTITLE, icon="wand-sparkles"),
         responsive_grid(

@@ -160,6 +160,12 @@ def parameters() -> Parameters:
     return parameters_from(json.loads(PARAMETERS_FILE.read_text()))
 
 
+def term_shares() -> dict[str, float]:
+    """How much each term counts (0–1, by key), for the pages that say so."""
+    fitted = parameters()
+    return {term.key: fitted.share(term.key) for term in TERMS}
+
+
 def parameters_from(data: dict) -> Parameters:
     model, reference = data["model"], data["reference"]
     return Parameters(
