@@ -20,8 +20,7 @@ from PIL import Image
 from playwright.sync_api import sync_playwright
 from skimage import data
 
-from tests.e2e.flows import new_member
-from tests.e2e.test_scoring import score_from_upload_page, shown_explanation
+from tests.e2e.flows import new_member, score_from_upload_page, shown_explanation
 from tests.fixtures.browser import CHROMIUM, CHROMIUM_ARGS
 from tests.helpers.app_server import running_app
 

@@ -50,7 +50,7 @@ def test_each_measure_is_a_sentence_against_its_ideal_for_its_part(store):
         "Face length to width",
     ]
     assert all("raise" in text and "your score" in text and "typical" in text for text in counted)
-    assert any(text.startswith("Symmetry: shown, not counted") for text in texts)
+    assert any(text.startswith("Symmetry is shown but not counted") for text in texts)
     assert not any("golden ratio" in text for text in texts)
     assert all(isinstance(note["in_range"], bool) for note in notes)
     assert {note["part_name"] for note in notes} == {"Symmetry", "Facial Harmony", "Skin Quality"}

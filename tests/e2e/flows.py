@@ -178,6 +178,30 @@ def see_the_score(page) -> None:
         expect(invitation).to_be_hidden()
 
 
+def choose_on_upload_page(page, path) -> None:
+    page.get_by_test_id("upload-zone").locator("input[type=file]").set_input_files(str(path))
+
+
+def score_from_upload_page(page, base: str, path) -> None:
+    """Open /upload, choose ``path``, get the score, land on /results."""
+    open_page(page, f"{base}/upload")
+    choose_on_upload_page(page, path)
+    expect(page.get_by_role("img", name="Your chosen photo")).to_be_visible()
+    page.get_by_role("button", name=messages.GET_MY_SCORE).click()
+    see_the_score(page)
+
+
+def shown_explanation(page):
+    """The results page's "How we got your score" panel and its measured-lines picture,
+    once the heading shows and the picture has loaded."""
+    panel = page.get_by_test_id("explanation")
+    expect(panel.get_by_role("heading", name=messages.HOW_WE_GOT_YOUR_SCORE)).to_be_visible()
+    picture = panel.get_by_role("img", name=messages.MEASURED_LINES_ALT)
+    picture.scroll_into_view_if_needed()
+    expect(picture).to_have_js_property("complete", True)
+    return panel, picture
+
+
 def save_scored_photo(page, base_url: str, photo_path) -> None:
     """As a signed-in member: score ``photo_path`` and save it to My Photos."""
     score_photo(page, base_url, photo_path)

@@ -16,10 +16,13 @@ from prettyscore.core import constants, messages
 from prettyscore.core.db import make_engine
 from prettyscore.photos.models import Photo
 from tests.e2e.flows import (
+    choose_on_upload_page,
     fill_sign_up,
     new_member,
     open_page,
+    score_from_upload_page,
     see_the_score,
+    shown_explanation,
     unique_email,
     wait_for_path,
 )
@@ -51,19 +54,6 @@ def photos(tmp_path_factory):
 def stored_files(app_server) -> list:
     media = app_server.data_dir / "media"
     return [p for p in media.rglob("*") if p.is_file()] if media.exists() else []
-
-
-def choose_on_upload_page(page, path) -> None:
-    page.get_by_test_id("upload-zone").locator("input[type=file]").set_input_files(str(path))
-
-
-def score_from_upload_page(page, base: str, path) -> None:
-    """Open /upload, choose ``path``, get the score, land on /results."""
-    open_page(page, f"{base}/upload")
-    choose_on_upload_page(page, path)
-    expect(page.get_by_role("img", name="Your chosen photo")).to_be_visible()
-    page.get_by_role("button", name=messages.GET_MY_SCORE).click()
-    see_the_score(page)
 
 
 def test_a_visitor_goes_from_home_to_a_score_with_every_panel(page, app_server, photos):
@@ -304,17 +294,6 @@ def no_sideways_scroll(page) -> bool:
     return page.evaluate("document.documentElement.scrollWidth <= window.innerWidth")
 
 
-def shown_explanation(page):
-    """The results page's "How we got your score" panel and its measured-lines picture,
-    once the heading shows and the picture has loaded."""
-    panel = page.get_by_test_id("explanation")
-    expect(panel.get_by_role("heading", name=messages.HOW_WE_GOT_YOUR_SCORE)).to_be_visible()
-    picture = panel.get_by_role("img", name=messages.MEASURED_LINES_ALT)
-    picture.scroll_into_view_if_needed()
-    expect(picture).to_have_js_property("complete", True)
-    return panel, picture
-
-
 def shown_notes(panel) -> list[str]:
     notes = panel.get_by_test_id("explanation-note")
     expect(notes.first).to_be_visible()
@@ -333,10 +312,11 @@ def test_the_score_is_explained_on_a_phone_and_again_in_my_photos(
     assert picture.evaluate("img => img.naturalWidth") > 0
     on_results = shown_notes(panel)
     assert any(
-        re.match(r"Eye spacing: 0\.\d\d of face width, ideal 0\.\d\d–0\.\d\d", n)
+        re.match(r"Skin evenness: tone varies \d+\.\d\d% of the light .*\(counts \d+%\)", n)
         for n in on_results
     )
-    assert any("golden ratio" in note for note in on_results)
+    assert any(re.match(r"Eye openness: lids 0\.\d{3} of face width apart", n) for n in on_results)
+    assert not any("golden ratio" in note for note in on_results)
     assert no_sideways_scroll(page)
     panel.screenshot(path=tmp_path / "explanation-phone.png")
 

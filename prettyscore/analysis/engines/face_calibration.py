@@ -203,8 +203,8 @@ SYMMETRY_NOT_COUNTED = MeasureNote(
     SYMMETRY,
     0.0,
     (0.0, 0.0),
-    "Symmetry: shown, not counted: on faces rated by 2,513 people it did not change "
-    "how attractive they were found",
+    "Symmetry is shown but not counted: on 102 faces rated by 2,513 people, it did not "
+    "change how attractive they were found",
 )
 
 
