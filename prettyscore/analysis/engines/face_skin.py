@@ -57,6 +57,21 @@ LIGHT_RADIUS = 28
 # of the skin's figures.
 CLIPPED_LEVEL_FOR_TEXTURE = 250.0
 CLIPPED_MARGIN = 4
+# What is not skin inside a patch: a dark stroke (a glasses frame, a strand of hair, a
+# beard's edge) is under NOT_SKIN_LIGHT of the linear light of the skin around it, and
+# under NOT_SKIN_LIGHTNESS of its lightness (CIELAB L*): the first stays the same when
+# the whole photo is darker or brighter, the second when the face alone is a darker or
+# lighter skin, so neither change turns skin into a stroke. It is longer than
+# NOT_SKIN_LENGTH (canonical pixels, a tenth of the face's width), where a spot or a
+# freckle is not; it and its neighbours within NOT_SKIN_MARGIN are left out of the
+# skin's figures.
+NOT_SKIN_LIGHT = 0.2
+NOT_SKIN_LIGHTNESS = 0.5
+NOT_SKIN_LENGTH = 13
+NOT_SKIN_MARGIN = 8
+# The skin's own level around each point (sigma in canonical pixels), against which a
+# dark stroke is told from skin.
+LOCAL_LEVEL_SIGMA = 8.0
 # Added to every linear level (0-255 scale, a tenth of a level) so that black has a
 # brightness to divide by.
 LINEAR_FLOOR = 0.1
@@ -508,10 +523,11 @@ def skin_texture(face: CanonicalFace) -> dict[str, float]:
     patches = {name: patch > 0 for name, patch in skin_patches(face).items()}
     light = face_light(fine, np.any(list(patches.values()), axis=0) | nose_mask(face))
     relative = 100.0 * (fine - broad) / light
-    unclipped = ~clipped(face)
+    inside = np.any(list(patches.values()), axis=0)
+    skin = ~clipped(face) & ~dark_strokes(pixels, inside)
     figures = {}
     for name, patch in patches.items():
-        values = relative[patch & unclipped]
+        values = relative[patch & skin]
         if values.size >= MIN_PATCH_PIXELS:
             figures[name] = robust_spread(values)
     return figures
@@ -532,6 +548,32 @@ def face_light(smoothed: np.ndarray, bright_skin: np.ndarray) -> np.ndarray:
     brightest = cv2.dilate(np.where(bright_skin, smoothed, 0.0).astype(np.float32), disc)
     light = cv2.GaussianBlur(brightest, (0, 0), LIGHT_RADIUS / 2)
     return np.maximum(light, smoothed)
+
+
+def lightness(linear: np.ndarray) -> np.ndarray:
+    """CIELAB L* (0–100) of linear light on the 0–255 scale."""
+    unit = np.clip(linear / 255.0, 0.0, 1.0)
+    cube = np.where(unit > 0.008856, np.cbrt(unit), 7.787 * unit + 16.0 / 116.0)
+    return (116.0 * cube - 16.0).astype(np.float32)
+
+
+def dark_strokes(linear: np.ndarray, patches: np.ndarray) -> np.ndarray:
+    """Dark strokes across the skin ``patches`` that are not skin (see
+    ``NOT_SKIN_LIGHT``), grown by ``NOT_SKIN_MARGIN``: long dark shapes, not the spots of
+    the skin itself (and not the brows or eyes beside the patches)."""
+    light = lightness(linear - LINEAR_FLOOR)
+    dark = (linear < NOT_SKIN_LIGHT * cv2.GaussianBlur(linear, (0, 0), LOCAL_LEVEL_SIGMA)) & (
+        light < NOT_SKIN_LIGHTNESS * cv2.GaussianBlur(light, (0, 0), LOCAL_LEVEL_SIGMA)
+    )
+    dark = (dark & patches).astype(np.uint8)
+    count, labels, stats, _ = cv2.connectedComponentsWithStats(dark, connectivity=8)
+    long = np.zeros(count, bool)
+    long[1:] = np.maximum(stats[1:, cv2.CC_STAT_WIDTH], stats[1:, cv2.CC_STAT_HEIGHT]) >= (
+        NOT_SKIN_LENGTH
+    )
+    strokes = long[labels].astype(np.uint8)
+    size = 2 * NOT_SKIN_MARGIN + 1
+    return cv2.dilate(strokes, cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (size, size))) > 0
 
 
 @once_per_face
