@@ -94,13 +94,11 @@ SHAPE_POINTS = sorted(
 # The faces
 # ---------------------------------------------------------------------------
 class Faces:
-    """The analysed faces: each one's terms, raw measures and frontal shape."""
+    """The analysed faces: each one's terms, raw measures, frontal shape and landmarks."""
 
-    def __init__(self, names, terms, measures, shapes, ratings=None, sex=None, ethnicity=None):
+    def __init__(self, names, analysed_, ratings=None, sex=None, ethnicity=None):
         self.names = names
-        self.terms = terms
-        self.measures = measures
-        self.shapes = shapes
+        self.terms, self.measures, self.shapes, self.points = analysed_
         self.ratings = ratings
         self.sex = sex
         self.ethnicity = ethnicity
@@ -112,9 +110,10 @@ class Faces:
         return np.array([measures[key] for measures in self.measures])
 
 
-def analysed(paths: list[Path]) -> tuple[list[dict], list[dict], np.ndarray]:
+def analysed(paths: list[Path]):
+    """Each photo's terms, measures, frontal outline shape and landmarks (photo pixels)."""
     engine = FaceMeshEngine()
-    terms, measures, shapes = [], [], []
+    terms, measures, shapes, points = [], [], [], []
     for path in paths:
         with Image.open(path) as photo:
             pixels = np.array(photo.convert("RGB"))
@@ -123,18 +122,16 @@ def analysed(paths: list[Path]) -> tuple[list[dict], list[dict], np.ndarray]:
         terms.append(face_calibration.term_values(measured.measures))
         # The outlines, levelled and turned to the camera (face widths).
         shapes.append(measured.frame.frontal(measured.points)[SHAPE_POINTS, :2])
-    return terms, measures, np.array(shapes)
+        points.append(measured.points[:, :2])
+    return terms, measures, np.array(shapes), np.array(points)
 
 
 def london() -> Faces:
     with open(FACES / "london" / "ratings.csv", newline="") as table:
         rows = list(csv.DictReader(table))
-    terms, measures, shapes = analysed([FACES / "london" / row["file"] for row in rows])
     return Faces(
         [row["file"] for row in rows],
-        terms,
-        measures,
-        shapes,
+        analysed([FACES / "london" / row["file"] for row in rows]),
         ratings=np.array([float(row["mean_rating"]) for row in rows]),
         sex=np.array([row["face_sex"] for row in rows]),
         ethnicity=np.array([row["face_eth"] for row in rows]),
@@ -143,8 +140,7 @@ def london() -> Faces:
 
 def canada() -> Faces:
     paths = sorted((FACES / "canada").glob("*.jpg"))
-    terms, measures, shapes = analysed(paths)
-    return Faces([path.name for path in paths], terms, measures, shapes)
+    return Faces([path.name for path in paths], analysed(paths))
 
 
 # ---------------------------------------------------------------------------
@@ -355,6 +351,67 @@ def choose(matrix: np.ndarray, ratings: np.ndarray, sex: np.ndarray) -> list[int
 
 
 # ---------------------------------------------------------------------------
+# The mesh against the hand-placed landmarks
+# ---------------------------------------------------------------------------
+# The measures' points in the mesh (MediaPipe's indices) and in the London Set's
+# hand-placed template (its 189 points; "left" is the image's left, the person's right):
+# pupils, the eyelids' middles, the chin's bottom, the face's sides (the template's
+# ears' middles, the mesh's outline at the cheekbones), the top (the template's hairline,
+# the mesh's upper forehead: a different point, whose distance is compared as a ratio).
+MESH_POINTS = {
+    "pupils": (468, 473),
+    "lids": ((fp.RIGHT_EYE_TOP, fp.RIGHT_EYE_BOTTOM), (fp.LEFT_EYE_TOP, fp.LEFT_EYE_BOTTOM)),
+    "chin": fp.MENTON,
+    "top": fp.FOREHEAD_TOP,
+    "sides": fp.CHEEKBONES,
+}
+HAND_POINTS = {"pupils": (0, 1), "lids": ((20, 29), (25, 32)), "chin": 129, "top": 139,
+               "sides": (110, 113)}  # fmt: skip
+
+
+def hand_points() -> dict[str, np.ndarray]:
+    with open(FACES / "london" / "landmarks.csv", newline="") as table:
+        rows = list(csv.DictReader(table))
+    return {
+        row["file"]: np.array([[float(row[f"x{i}"]), float(row[f"y{i}"])] for i in range(189)])
+        for row in rows
+    }
+
+
+def placed_figures(points: np.ndarray, indices: dict) -> dict[str, float]:
+    """The measures' distances on one set of landmarks, in inter-pupil distances."""
+
+    def apart(a, b) -> float:
+        return float(np.linalg.norm(points[a] - points[b]))
+
+    pupils = apart(*indices["pupils"])
+    return {
+        "eye openness": np.mean([apart(*lid) for lid in indices["lids"]]) / pupils,
+        "face length": apart(indices["top"], indices["chin"]) / pupils,
+        "face width": apart(*indices["sides"]) / pupils,
+        "pupils to chin": float(
+            points[indices["chin"], 1] - np.mean([points[i, 1] for i in indices["pupils"]])
+        )
+        / pupils,
+    }
+
+
+def landmark_check(rated: Faces) -> list[str]:
+    """How the mesh's figures follow the hand-placed ones (Pearson over the faces)."""
+    hand = hand_points()
+    mesh = [placed_figures(points, MESH_POINTS) for points in rated.points]
+    placed = [placed_figures(hand[name], HAND_POINTS) for name in rated.names]
+    lines = []
+    for key in mesh[0]:
+        ours = np.array([figures[key] for figures in mesh])
+        theirs = np.array([figures[key] for figures in placed])
+        r = np.corrcoef(ours, theirs)[0, 1]
+        ratio = float(np.median(ours / theirs))
+        lines.append(f"  {key:15s} r {r:.2f}, mesh / hand-placed {ratio:.2f} (median)")
+    return lines
+
+
+# ---------------------------------------------------------------------------
 # The parameters
 # ---------------------------------------------------------------------------
 def rounded(value: float) -> float:
@@ -435,6 +492,10 @@ def report(rated: Faces, reference: list[Faces], fitted: dict, validated: dict, 
         *(f"  {key:11s} {value:+.2f}" for key, value in validated["gaps"].items()),
         "Forward selection of up to 3 candidates inside each training fold (held out): "
         + ", ".join(f"{key} {value:.3f}" for key, value in nested.items()),
+        "",
+        "The mesh's points against the London Set's hand-placed ones (distances in "
+        "inter-pupil distances):",
+        *landmark_check(rated),
         "",
         "Fitted on all rated faces (rating points per standard deviation of the term):",
     ]
