@@ -440,7 +440,10 @@ def parameters(rated: Faces, reference: list[Faces]) -> dict:
         }
     model = {"intercept": rounded(intercept), "terms": terms}
     provisional = face_score.parameters_from(
-        {"model": model, "reference": {"mean": 0, "sd": 1, "best": 0, "part_sd": {}}}
+        {
+            "model": model,
+            "reference": {"mean": 0, "sd": 1, "best": 0, "part_mean": {}, "part_sd": {}},
+        }
     )
     predictions = [
         face_calibration.predicted(measures, provisional)
@@ -456,6 +459,10 @@ def parameters(rated: Faces, reference: list[Faces]) -> dict:
             "mean": rounded(ratings.mean()),
             "sd": rounded(ratings.std()),
             "best": rounded(ratings.max()),
+            "part_mean": {
+                part: rounded(np.mean([prediction.part(part) for prediction in predictions]))
+                for part in parts
+            },
             "part_sd": {
                 part: rounded(np.std([prediction.part(part) for prediction in predictions]))
                 for part in parts

@@ -6,7 +6,8 @@ skin is against the light on it, how open the eyes are, and how long the face is
 its width. Each is a ``Term``; the model is their weighted sum, each term standardised
 over the rated faces, which predicts a face's mean rating (1–7). The weights and the
 standardisation are fitted by ``scripts/fit_score.py`` and kept as data beside this
-module (``face_score.json``), with the held-out agreement the script measured.
+module (``face_score.json``); the script's report, with the held-out agreement and
+every group's gap, is ``docs/analysis/score-fit.txt``.
 
 The predicted rating is then placed on the documents' 1–10 scale by where it falls
 among ordinary people: the reference population (the London and Canada sets, 142
@@ -140,6 +141,7 @@ class Parameters:
     reference_mean: float
     reference_sd: float
     reference_best: float
+    part_mean: dict[str, float]
     part_sd: dict[str, float]
 
     @property
@@ -184,6 +186,7 @@ def parameters_from(data: dict) -> Parameters:
         reference_mean=float(reference["mean"]),
         reference_sd=float(reference["sd"]),
         reference_best=float(reference["best"]),
+        part_mean={part: float(mean) for part, mean in reference["part_mean"].items()},
         part_sd={part: float(sd) for part, sd in reference["part_sd"].items()},
     )
 
@@ -252,7 +255,8 @@ def standing(rating: float) -> float:
 
 def part_standing(prediction: Prediction, part: str) -> float:
     """Where a part's contribution falls among the reference's (SDs from their mean)."""
-    return prediction.part(part) / parameters().part_sd[part]
+    fitted = parameters()
+    return (prediction.part(part) - fitted.part_mean[part]) / fitted.part_sd[part]
 
 
 def scaled(position: float) -> float:
