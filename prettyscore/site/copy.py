@@ -135,7 +135,7 @@ def how_aspect_bodies(shares: dict[str, float]) -> tuple[str, str, str, str]:
         f"people's ratings followed. Together they count {percent('eye_openness', 'face_shape')}"
         " of your score.",
         f"How even your skin is against the light on your face counts {percent('skin_evenness')}."
-        " Your total is then placed among ordinary people: a typical face scores 7, and "
+        " Your total is then placed among ordinary people: a typical face scores 7.5, and "
         "9.5 takes the top 1%.",
     )
 

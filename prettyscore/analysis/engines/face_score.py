@@ -13,7 +13,7 @@ The predicted rating is then placed on the documents' 1–10 scale by where it f
 among ordinary people: the reference population (the London and Canada sets, 142
 studio photos) gives its mean and spread, and ``SCALE`` maps a face's standing to a
 score. The middle is generous, as an entertainment app's should be: a typical face
-scores 7 ("Very Pretty"); the top is honest: 9.5 ("Elite Beauty", "top 1%") needs a
+scores 7.5 ("Beautiful"); the top is honest: 9.5 ("Elite Beauty", "top 1%") needs a
 face in the top 1% of people, 9.9 the top 0.01%, and exactly 10 ("World Record") a face
 that beats every reference face by a clear margin.
 
@@ -44,13 +44,13 @@ PARAMETERS_FILE = Path(__file__).with_name("face_score.json")
 TOP_1_PERCENT = 2.326
 TOP_0_01_PERCENT = 3.719
 SCALE = (
-    (-4.0, 4.6),
-    (-3.0, 5.2),
-    (-2.0, 5.8),
-    (-1.0, 6.4),
-    (0.0, 7.0),
-    (1.0, 7.6),
-    (2.0, 8.4),
+    (-4.0, 5.1),
+    (-3.0, 5.7),
+    (-2.0, 6.3),
+    (-1.0, 6.9),
+    (0.0, 7.5),
+    (1.0, 8.1),
+    (2.0, 8.8),
     (TOP_1_PERCENT, 9.45),
     (TOP_0_01_PERCENT, 9.85),
 )
