@@ -5,6 +5,11 @@ twice through us; Stripe can still deliver a second payment (a checkout paid in 
 tab just before it was replaced, a retried payment). ``already_bought`` tells such a
 payment by what it bought; ``give_back`` refunds it in full, and for Premium also ends
 the second subscription at once. The payment stays recorded, marked ``duplicate``.
+
+A payment on a checkout that had already ended (replaced by a newer one, or abandoned)
+is a duplicate too: what it was for has moved on. An area whose thing can be bought
+under several names (a contact request per contestant, an analysis per set of answers)
+registers how to tell that its member already has it (``fulfilment.register_already_bought``).
 """
 
 from __future__ import annotations
@@ -13,15 +18,20 @@ from typing import Any
 
 from sqlmodel import Session, select
 
-from prettyscore.billing import stripe_client
+from prettyscore.billing import fulfilment, stripe_client
 from prettyscore.billing.fulfilment import KIND_SUBSCRIPTION
 from prettyscore.billing.models import CheckoutSession, PaymentStatus
 from prettyscore.billing.service import live_subscriptions
 
 
-def already_bought(db: Session, payment: CheckoutSession, session: dict[str, Any]) -> bool:
-    """Whether the member already has what ``payment`` bought: Premium from another
-    subscription, or the same thing paid by another checkout."""
+def already_bought(
+    db: Session, payment: CheckoutSession, session: dict[str, Any], *, ended: bool = False
+) -> bool:
+    """Whether ``payment`` buys nothing new: its checkout had ``ended`` before it was paid,
+    or the member already has what it buys (Premium from another subscription; the same
+    thing paid by another checkout; what the kind's registered check says)."""
+    if ended:
+        return True
     if payment.kind == KIND_SUBSCRIPTION:
         this_one = session.get("subscription")
         return any(
@@ -38,7 +48,9 @@ def already_bought(db: Session, payment: CheckoutSession, session: dict[str, Any
             CheckoutSession.id != payment.id,
         )
     ).first()
-    return earlier is not None
+    if earlier is not None:
+        return True
+    return fulfilment.owns_already(db, payment)
 
 
 def give_back(db: Session, payment: CheckoutSession, session: dict[str, Any]) -> None:

@@ -11,7 +11,9 @@ transaction that records the webhook event, so it runs exactly once per payment.
 ``on_invoice_paid`` listeners for each paid invoice of a known subscription (renewals,
 and the first invoice again: a listener tells them apart by the invoice id, which the
 first payment's checkout carries too), and ``on_refund`` listeners when a payment is
-refunded.
+refunded. An area whose thing can be bought under several names registers how to tell
+that the payer has it already (``register_already_bought``): such a payment is then a
+duplicate, given back (``billing.duplicates``).
 """
 
 from __future__ import annotations
@@ -34,12 +36,16 @@ KINDS = (KIND_SUBSCRIPTION, KIND_CONTACT_REQUEST, KIND_PERSONALITY_ANALYSIS)
 
 Handler = Callable[[Session, CheckoutSession, dict[str, Any]], None]
 Listener = Callable[[Session, CheckoutSession], None]
+#: ``check(db, payment)``: whether the payer already has, by another payment, what
+#: ``payment`` buys (the same thing paid by another checkout is always checked).
+OwnershipCheck = Callable[[Session, CheckoutSession], bool]
 InvoiceListener = Callable[[Session, uuid.UUID, dict[str, Any]], None]
 
 _handlers: dict[str, Handler] = {}
 _payment_listeners: list[Listener] = []
 _refund_listeners: list[Listener] = []
 _invoice_listeners: list[InvoiceListener] = []
+_ownership_checks: dict[str, OwnershipCheck] = {}
 
 
 def register_fulfilment(kind: str, handler: Handler) -> None:
@@ -47,6 +53,19 @@ def register_fulfilment(kind: str, handler: Handler) -> None:
     if kind not in KINDS:
         raise ValueError(f"Unknown payment kind: {kind}")
     _handlers[kind] = handler
+
+
+def register_already_bought(kind: str, check: OwnershipCheck) -> None:
+    """Make ``check`` also decide whether a payment of ``kind`` buys what the payer has."""
+    if kind not in KINDS:
+        raise ValueError(f"Unknown payment kind: {kind}")
+    _ownership_checks[kind] = check
+
+
+def owns_already(db: Session, payment: CheckoutSession) -> bool:
+    """What the kind's registered check says of ``payment`` (False without one)."""
+    check = _ownership_checks.get(payment.kind)
+    return check is not None and check(db, payment)
 
 
 def on_payment(listener: Listener) -> Listener:

@@ -50,7 +50,8 @@ def find_checkout(db: Session, provider_session_id: str | None) -> CheckoutSessi
 # ---------------------------------------------------------------------------
 def _checkout_paid(db: Session, event: dict[str, Any]) -> None:
     """A checkout was paid (at once, or later for delayed payment methods): deliver it,
-    unless the member already has what it bought: then it is given back."""
+    unless it had ended before (a newer checkout replaced it) or the member already has
+    what it bought: then it is given back."""
     session = event["data"]["object"]
     if event["type"] == "checkout.session.completed" and session.get("payment_status") == "unpaid":
         return  # a delayed payment method: async_payment_succeeded will follow
@@ -62,11 +63,12 @@ def _checkout_paid(db: Session, event: dict[str, Any]) -> None:
     db.refresh(payment)
     if payment.status in (PaymentStatus.PAID, PaymentStatus.REFUNDED):
         return  # completed and async_payment_succeeded both arrive for delayed methods
+    ended = payment.status == PaymentStatus.CANCELLED  # replaced or abandoned before paid
     now = utcnow()
     payment.status, payment.paid_at, payment.updated_at = PaymentStatus.PAID, now, now
     payment.payment_intent_id = session.get("payment_intent") or payment.payment_intent_id
     payment.invoice_id = session.get("invoice") or payment.invoice_id
-    payment.duplicate = duplicates.already_bought(db, payment, session)
+    payment.duplicate = duplicates.already_bought(db, payment, session, ended=ended)
     db.add(payment)
     db.flush()
     if payment.duplicate:

@@ -10,11 +10,11 @@ from __future__ import annotations
 
 import uuid
 
-from sqlmodel import Session
+from sqlmodel import Session, select
 
 from prettyscore.billing import fulfilment
 from prettyscore.billing.models import CheckoutSession
-from prettyscore.contact.models import ContactPaymentStatus, ContactRequest
+from prettyscore.contact.models import ContactPaymentStatus, ContactRequest, ContactStatus
 
 
 def _request_for_payment(db: Session, payment: CheckoutSession) -> ContactRequest | None:
@@ -33,6 +33,25 @@ def mark_paid(db: Session, payment: CheckoutSession, _session_object: dict) -> N
     db.add(request)
 
 
+def has_paid_open_request(db: Session, payment: CheckoutSession) -> bool:
+    """Whether the payer already has a paid, open request to the contestant this payment's
+    request is for: one contestant, one paid request at a time, whichever request a
+    payment names (an older, replaced one included)."""
+    request = _request_for_payment(db, payment)
+    if request is None:
+        return False
+    other = db.exec(
+        select(ContactRequest.id).where(
+            ContactRequest.requester_id == request.requester_id,
+            ContactRequest.contestant_id == request.contestant_id,
+            ContactRequest.id != request.id,
+            ContactRequest.paid,
+            ContactRequest.status.in_((ContactStatus.PENDING, ContactStatus.APPROVED)),
+        )
+    ).first()
+    return other is not None
+
+
 def mark_refunded(db: Session, payment: CheckoutSession) -> None:
     """A refunded fee: the request is no longer paid, so it leaves the contestant's inbox
     (denying refunds it; so does a refund made in Stripe's dashboard)."""
@@ -45,4 +64,5 @@ def mark_refunded(db: Session, payment: CheckoutSession) -> None:
 
 
 fulfilment.register_fulfilment(fulfilment.KIND_CONTACT_REQUEST, mark_paid)
+fulfilment.register_already_bought(fulfilment.KIND_CONTACT_REQUEST, has_paid_open_request)
 fulfilment.on_refund(mark_refunded)

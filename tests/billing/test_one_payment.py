@@ -96,7 +96,7 @@ def test_a_member_with_premium_cannot_open_another_subscription_checkout(db, mak
 # A second payment delivered anyway
 # ---------------------------------------------------------------------------
 @pytest.mark.parametrize("first_paid", [0, 1], ids=["older-first", "newer-first"])
-def test_a_second_payment_of_a_request_is_refunded_and_recorded(
+def test_a_payment_of_the_replaced_checkout_is_refunded_whenever_it_lands(
     db, make_member, fake_stripe, first_paid
 ):
     requester, _, request = new_request(db, make_member)
@@ -106,17 +106,18 @@ def test_a_second_payment_of_a_request_is_refunded_and_recorded(
         webhooks.process_event(db, paid_event(payment, number))
         db.commit()
 
-    kept, extra = (checkouts_of(db, str(request.id))[i] for i in (first_paid, 1 - first_paid))
-    assert (kept.status, kept.duplicate) == ("paid", False)
-    assert (extra.status, extra.duplicate) == ("paid", True)
+    replaced, newest = checkouts_of(db, str(request.id))
+    assert (replaced.status, replaced.duplicate) == ("paid", True)
+    assert (newest.status, newest.duplicate) == ("paid", False)
     (refund,) = fake_stripe.calls("/v1/refunds")
-    assert refund.form["payment_intent"] == "pi_standin_2"
+    assert refund.form["payment_intent"] == replaced.payment_intent_id
 
-    webhooks.process_event(db, stripe_events.charge_refunded("pi_standin_2", request.fee_amount))
+    refunded = stripe_events.charge_refunded(replaced.payment_intent_id, request.fee_amount)
+    webhooks.process_event(db, refunded)
     db.commit()
     db.refresh(request)
-    assert checkouts_of(db, str(request.id))[1 - first_paid].status == "refunded"
-    assert (request.paid, request.payment_status) == (True, "paid")  # the first still stands
+    assert checkouts_of(db, str(request.id))[0].status == "refunded"
+    assert (request.paid, request.payment_status) == (True, "paid")  # the newest still stands
 
 
 def deliver_like_stripe(event: dict, db_factory) -> None:
@@ -158,7 +159,7 @@ def test_two_payments_of_a_request_at_the_same_moment_are_one_payment_and_one_re
 
 
 @pytest.mark.parametrize("first_paid", [0, 1], ids=["older-first", "newer-first"])
-def test_a_second_premium_subscription_is_cancelled_and_refunded(
+def test_the_replaced_premium_checkout_paid_anyway_is_cancelled_and_refunded(
     db, make_member, fake_stripe, first_paid
 ):
     member = make_member()
@@ -177,16 +178,17 @@ def test_a_second_premium_subscription_is_cancelled_and_refunded(
         webhooks.process_event(db, event)
         db.commit()
 
+    kept_number, extra_number = (2, 1) if first_paid == 0 else (1, 2)
     assert [row.provider_subscription_id for row in service.live_subscriptions(db, member.id)] == [
-        "sub_standin_1"
+        f"sub_standin_{kept_number}"
     ]
     assert db.exec(select(Subscription)).all() == service.live_subscriptions(db, member.id)
-    extra = checkouts_of(db, fulfilment.KIND_SUBSCRIPTION)[1 - first_paid]
-    assert extra.duplicate
+    replaced, newest = checkouts_of(db, fulfilment.KIND_SUBSCRIPTION)
+    assert (replaced.duplicate, newest.duplicate) == (True, False)
     (refund,) = fake_stripe.calls("/v1/refunds")
-    assert refund.form["payment_intent"] == "pi_in_standin_2"
+    assert refund.form["payment_intent"] == f"pi_in_standin_{extra_number}"
     cancels = [call for call in fake_stripe.requests if call.method == "DELETE"]
-    assert [call.path for call in cancels] == ["/v1/subscriptions/sub_standin_2"]
+    assert [call.path for call in cancels] == [f"/v1/subscriptions/sub_standin_{extra_number}"]
 
 
 def test_denying_a_request_refunds_every_payment_of_it(db, make_member, fake_stripe):

@@ -188,6 +188,109 @@ def test_requests_at_the_same_moment_after_a_paid_one_are_all_refused(db, db_fac
 
 
 # ---------------------------------------------------------------------------
+# A payment that lands after its request was replaced
+# ---------------------------------------------------------------------------
+def paid_requests(db, requester, contestant) -> list[ContactRequest]:
+    return [row for row in open_requests(db, requester, contestant) if row.paid]
+
+
+def test_a_payment_landing_on_a_replaced_checkout_is_refunded_and_delivers_nothing(db, make_member):
+    requester, contestant = make_member(), make_member()
+    photo = listed_photo(db, contestant, 9.0)
+    service.request_contact(db, requester, str(photo.id), GOOD_MESSAGE)
+    db.commit()
+    (old,) = checkouts_of(db, requester)
+    paid_a_moment_ago = checkout.completed_checkout_event(old)  # Pay, before the new request
+    second_url = service.request_contact(db, requester, str(photo.id), OTHER_MESSAGE)
+    db.commit()
+
+    webhooks.process_event(db, paid_a_moment_ago)
+    db.commit()
+    checkout.pay_test_checkout(db, requester.id, second_url.split("=", 1)[1])
+    db.commit()
+
+    old, new = checkouts_of(db, requester)
+    assert (old.status, old.duplicate) == ("refunded", True)
+    assert (new.status, new.duplicate) == ("paid", False)
+    (paid,) = paid_requests(db, requester, contestant)
+    assert paid.message_preview == OTHER_MESSAGE
+    assert db.get(ContactRequest, uuid.UUID(old.reference_id)).paid is False
+
+
+def test_a_payment_for_a_contestant_already_paid_for_is_a_duplicate(db, make_member):
+    """Whatever request a payment names, one contestant has one paid open request from a
+    member: a second request's payment is given back (here a request kept from before
+    the one-open-request rule, with its own open checkout)."""
+    requester, contestant = make_member(), make_member()
+    photo = listed_photo(db, contestant, 9.0)
+    first = paid_request(db, requester, photo)
+    older = ContactRequest(
+        requester_id=requester.id,
+        contestant_id=contestant.id,
+        photo_id=photo.id,
+        rank_at_request=1,
+        fee_amount=first.fee_amount,
+        platform_share=first.platform_share,
+        contestant_share=first.contestant_share,
+        message_preview=OTHER_MESSAGE,
+    )
+    db.add(older)
+    db.commit()
+    url = service.start_payment(db, requester, older)
+    db.commit()
+
+    checkout.pay_test_checkout(db, requester.id, url.split("=", 1)[1])
+    db.commit()
+
+    assert [row.id for row in paid_requests(db, requester, contestant)] == [first.id]
+    payment = checkouts_of(db, requester)[-1]
+    assert (payment.reference_id, payment.status, payment.duplicate) == (
+        str(older.id),
+        "refunded",
+        True,
+    )
+
+
+def test_paying_while_a_new_request_replaces_it_never_leaves_two_paid(db, db_factory, make_member):
+    """The attacker's race, timed: Pay on the old checkout and a new request at the same
+    moment, several times over; one paid request at most each time."""
+    requester = make_member()
+    for _ in range(4):
+        contestant = make_member()
+        photo = listed_photo(db, contestant, 9.0)
+        service.request_contact(db, requester, str(photo.id), GOOD_MESSAGE)
+        db.commit()
+        old = checkouts_of(db, requester)[-1]
+        start = threading.Barrier(2)
+
+        def pay_old(provider_id=old.provider_session_id, start=start):
+            start.wait()
+            try:
+                with db_factory() as session:
+                    checkout.pay_test_checkout(session, requester.id, provider_id)
+            except DomainError:
+                pass  # the new request ended it first
+
+        def ask_again(photo_id=photo.id, start=start):
+            start.wait()
+            try:
+                with db_factory() as session:
+                    member = session.get(User, requester.id)
+                    url = service.request_contact(session, member, str(photo_id), OTHER_MESSAGE)
+                with db_factory() as session:
+                    checkout.pay_test_checkout(session, requester.id, url.split("=", 1)[1])
+            except DomainError:
+                pass  # the old one was paid first: a second request is refused
+
+        threads = [threading.Thread(target=pay_old), threading.Thread(target=ask_again)]
+        for thread in threads:
+            thread.start()
+        for thread in threads:
+            thread.join()
+        assert len(paid_requests(db, requester, contestant)) == 1
+
+
+# ---------------------------------------------------------------------------
 # The requester's side
 # ---------------------------------------------------------------------------
 def test_the_sent_list_shows_pending_approved_and_denied_with_refunded(db, make_member):
