@@ -12,7 +12,7 @@ from __future__ import annotations
 import logging
 import uuid
 
-from sqlmodel import Session
+from sqlmodel import Session, select
 
 from prettyscore.billing import fulfilment
 from prettyscore.billing.models import CheckoutSession
@@ -42,6 +42,23 @@ def mark_paid(db: Session, payment: CheckoutSession, _session_object: dict) -> N
         db.add(result)
 
 
+def has_paid_analysis(db: Session, payment: CheckoutSession) -> bool:
+    """Whether the payer already has a paid detailed analysis of the same answers as the
+    one this payment names (what is bought is the analysis of these answers)."""
+    result = _analysis_for_payment(db, payment)
+    if result is None:
+        return False
+    paid = db.exec(
+        select(PersonalityResult).where(
+            PersonalityResult.user_id == result.user_id,
+            PersonalityResult.quiz_type == DETAILED,
+            PersonalityResult.paid,
+            PersonalityResult.id != result.id,
+        )
+    ).all()
+    return any(row.answers == result.answers for row in paid)
+
+
 def mark_refunded(db: Session, payment: CheckoutSession) -> None:
     """A refunded detailed analysis is no longer the member's to read."""
     if payment.kind != fulfilment.KIND_PERSONALITY_ANALYSIS:
@@ -53,4 +70,5 @@ def mark_refunded(db: Session, payment: CheckoutSession) -> None:
 
 
 fulfilment.register_fulfilment(fulfilment.KIND_PERSONALITY_ANALYSIS, mark_paid)
+fulfilment.register_already_bought(fulfilment.KIND_PERSONALITY_ANALYSIS, has_paid_analysis)
 fulfilment.on_refund(mark_refunded)

@@ -20,6 +20,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any
 
+from sqlalchemy.exc import IntegrityError
 from sqlmodel import Session, col, select
 
 from prettyscore.billing import checkout
@@ -29,7 +30,7 @@ from prettyscore.core.errors import NotFound, ValidationFailed
 from prettyscore.core.settings import get_settings
 from prettyscore.gates import service as gates
 from prettyscore.personality import profiles
-from prettyscore.personality.models import PersonalityResult
+from prettyscore.personality.models import PersonalityResult, answers_key
 from prettyscore.personality.quiz import (
     AXES,
     BASIC,
@@ -237,6 +238,7 @@ def _new_result(user_id: uuid.UUID, answers: dict[str, str], quiz_type: str) -> 
         personality_type=analysis.personality_type,
         analysis=analysis.analysis,
         paid=False,
+        answers_key=answers_key(answers) if quiz_type == DETAILED else None,
     )
 
 
@@ -287,7 +289,8 @@ def detailed_report(
 def _paid_detailed_with(
     db: Session, user_id: uuid.UUID, answers: dict[str, str]
 ) -> PersonalityResult | None:
-    """A detailed analysis of these very answers the member has already paid for."""
+    """A detailed analysis of these very answers the member has already paid for (rows
+    from before analyses were keyed by their answers included)."""
     rows = db.exec(
         select(PersonalityResult).where(
             PersonalityResult.user_id == user_id,
@@ -296,6 +299,41 @@ def _paid_detailed_with(
         )
     ).all()
     return next((row for row in rows if row.answers == answers), None)
+
+
+def _detailed_of(db: Session, user_id: uuid.UUID, key: str) -> PersonalityResult | None:
+    return db.exec(
+        select(PersonalityResult).where(
+            PersonalityResult.user_id == user_id, PersonalityResult.answers_key == key
+        )
+    ).first()
+
+
+def _detailed_to_buy(db: Session, user_id: uuid.UUID, answers: dict[str, str]) -> PersonalityResult:
+    """The member's one unpaid detailed analysis of these answers, made on first use.
+
+    What is bought is "the detailed analysis of these answers for this member", so every
+    purchase of it (two tabs, a REST call) names this one row, and so one open checkout
+    and the duplicate-payment check. Two purchases at the same moment: the second insert
+    fails on the unique key and takes the first one's row.
+    """
+    key = answers_key(answers)
+    existing = _detailed_of(db, user_id, key)
+    if existing is not None:
+        return existing
+    detailed = _new_result(user_id, answers, DETAILED)
+    try:
+        with db.begin_nested():
+            db.add(detailed)
+            db.flush()
+        return detailed
+    except IntegrityError:
+        if detailed in db:
+            db.expunge(detailed)
+        winner = _detailed_of(db, user_id, key)
+        if winner is None:
+            raise
+        return winner
 
 
 def paid_detailed_analysis(db: Session, user_id: uuid.UUID, answers: Any) -> ResultView | None:
@@ -347,7 +385,8 @@ def start_detailed_purchase(
     """Buy the detailed analysis of one of the member's basic results; returns the URL
     to send them to.
 
-    Creates the detailed result (unpaid, computed here) and its checkout in the caller's
+    The detailed result (unpaid, computed here) is the member's one row for these
+    answers, and its checkout the one open checkout for it, both in the caller's
     transaction; the price is the setting's. If the member already paid for the detailed
     analysis of the same answers, nothing is charged and the URL is that report's.
     """
@@ -359,9 +398,7 @@ def start_detailed_purchase(
     if owned is not None:
         return report_path(owned.id)
     checkout.checked_promo_code(db, user.id, promo_code)  # a refused code: nothing made
-    detailed = _new_result(user.id, answers, DETAILED)
-    db.add(detailed)
-    db.flush()
+    detailed = _detailed_to_buy(db, user.id, answers)
     return checkout.start_checkout(
         db,
         user,

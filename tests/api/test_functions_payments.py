@@ -16,8 +16,11 @@ from prettyscore.core import messages
 from prettyscore.core.model_types import utcnow
 from prettyscore.core.settings import get_settings
 from prettyscore.partners import service as partners
+from prettyscore.partners.models import PartnerConversion
+from prettyscore.personality import service as personality
 from prettyscore.photos.models import Photo
-from tests.api.functions_support import call, make_premium, new_member, stored_photo
+from tests.api.functions_support import call, make_premium, new_member, pay, stored_photo
+from tests.personality.test_service import ALL_FIRST
 
 CONTACT_MESSAGE = "Hello! I would love to talk about your photo."
 
@@ -198,3 +201,32 @@ def test_a_checkout_takes_a_partners_promo_code_and_refuses_an_unknown_one(api, 
     assert taken.status_code == 200, taken.text
     [payment] = checkouts(db)
     assert (payment.user_id, payment.promo_code) == (member.id, "PAULA10")
+
+
+def test_two_detailed_analysis_checkouts_for_one_result_are_one_payment(api, db):
+    partner = new_member(db, "partner")
+    account = partners.apply(db, partner.id, "Paula", "PAULA", "PAULA10")
+    account.status = "approved"
+    db.add(account)
+    db.commit()
+    member = new_member(db)
+    make_premium(api, db, member)
+    basic = personality.finish_test(db, member.id, ALL_FIRST)
+    db.commit()
+    body = {"type": "personality_analysis", "metadata": {"result_id": basic.id}}
+    body["metadata"]["promo_code"] = "PAULA10"
+
+    first, second = (call(api, "create-checkout", member, **body) for _ in range(2))
+
+    assert first.status_code == second.status_code == 200, second.text
+    assert first.json()["url"] == second.json()["url"]
+    opened = [row for row in checkouts(db) if row.kind == "personality_analysis"]
+    assert [row.status for row in opened] == ["open"]
+    pay(db, member, first.json()["url"])
+    again = call(api, "create-checkout", member, **body)
+    assert again.json()["url"].endswith(f"/personality-test?result={opened[0].reference_id}")
+    db.rollback()
+    earned = db.exec(
+        select(PartnerConversion).where(PartnerConversion.partner_id == account.id)
+    ).all()
+    assert [row.amount for row in earned] == [get_settings().detailed_personality_cents]
