@@ -32,6 +32,7 @@ from prettyscore.core import messages
 from prettyscore.core.db import run_in_session, session_scope
 from prettyscore.core.errors import DomainError, NotFound
 from prettyscore.core.media import MediaOwner, get_media_store, media_url
+from prettyscore.core.rate_limits import RateLimited
 from prettyscore.core.workers import photo_work
 from prettyscore.editing import service as editing
 from prettyscore.functions import service
@@ -57,7 +58,7 @@ from prettyscore.functions.shapes import (
 )
 from prettyscore.gates import service as gates
 from prettyscore.partners import referrals
-from prettyscore.partners.api import remember_referral
+from prettyscore.partners.api import clicker_of, remember_referral
 from prettyscore.photos import media_files
 from prettyscore.video import service as video
 from prettyscore.video.models import VideoStatus
@@ -288,9 +289,12 @@ async def create_checkout(body: CheckoutRequest, user: Member):
 async def track_referral(body: ReferralRequest, request: Request, response: Response):
     """Count a click on a partner's link. For an approved partner's code the answer sets
     the affiliate_code cookie (60 days, path /, SameSite Lax, HttpOnly), exactly as
-    /r/{code} does; any other code gives success false and changes nothing."""
+    /r/{code} does; any other code gives success false and changes nothing. A browser's
+    calls count one click a day; an address calling too often for one code gets 429."""
     try:
-        code = await run_in_session(referrals.track_referral, body.code)
+        code = await run_in_session(referrals.track_referral, body.code, clicker_of(request))
+    except RateLimited:
+        raise
     except Exception:
         log.exception("Tracking a referral failed")
         code = None

@@ -2,7 +2,9 @@
 
 A plain HTTP route, so the click is counted and the cookie set by the response itself,
 before any page loads: an approved partner's code counts one click and the browser
-keeps ``affiliate_code`` for 60 days on path ``/``; any other code changes nothing.
+keeps ``affiliate_code`` for 60 days on path ``/``; any other code changes nothing. A
+browser's clicks count once a day, and an address calling too often for one code is
+just sent home (``referrals.track_referral``).
 Either way the answer is a redirect to ``/`` whose body says 'Redirecting...'.
 Mount with ``Starlette(routes=partner_routes())`` through ``rx.App(api_transformer=...)``.
 """
@@ -18,8 +20,10 @@ from starlette.routing import Route
 
 from prettyscore.core import messages
 from prettyscore.core.db import run_in_session
+from prettyscore.core.rate_limits import RateLimited
 from prettyscore.partners import referrals
 from prettyscore.partners.programme import AFFILIATE_COOKIE, AFFILIATE_COOKIE_DAYS
+from prettyscore.web.browser_key import browser_key_from
 
 log = logging.getLogger(__name__)
 
@@ -59,13 +63,24 @@ async def follow_referral_link(request: Request) -> Response:
     if request.method != "GET":
         return response  # a HEAD (a link preview) neither counts nor sets anything
     try:
-        code = await run_in_session(referrals.track_referral, request.path_params["code"])
+        code = await run_in_session(
+            referrals.track_referral, request.path_params["code"], clicker_of(request)
+        )
+    except RateLimited:
+        return response  # nothing counted, nothing remembered
     except Exception:
         log.exception("Tracking a referral click failed")
         return response
     if code is not None:
         remember_referral(response, code, secure=request.url.scheme == "https")
     return response
+
+
+def clicker_of(request: Request) -> referrals.Clicker:
+    """Who follows the link: the caller's address (the proxy's, unless the server trusts
+    its forwarded headers) and the browser's key (``web.browser_key``)."""
+    address = request.client.host if request.client else ""
+    return referrals.Clicker(address, browser_key_from(request.headers.get("cookie")))
 
 
 def remember_referral(response: Response, code: str, *, secure: bool) -> None:

@@ -19,8 +19,12 @@ referred by an approved partner, that partner earns ``PARTNER_SECOND_TIER_PERCEN
 the same payment as a second conversion (``level`` 2, key ``SECOND_TIER_PREFIX`` + the
 payment's). It is made only together with the first tier's, in the same transaction and
 just as once: a replayed payment pays neither tier twice. Two tiers, never more; the
-payer never earns on their own payment. Second-tier conversions add to the partner's
-total earned but not to their conversion count (those are their own referrals' sales).
+payer never earns on their own payment, and nobody earns around a loop of referrals: a
+partner whose chain of referrers leads back to the payer (a sock puppet the payer
+brought in) earns nothing on the payer's payments, and a referrer whose own chain leads
+back to the partner earns no second tier on them (``referrals.referral_chain_reaches``).
+Second-tier conversions add to the partner's total earned but not to their conversion
+count (those are their own referrals' sales).
 
 A refund reverses the payment's conversions while they are unpaid (status ``reversed``,
 the totals back); one already paid out stays as it was paid.
@@ -53,7 +57,7 @@ from prettyscore.partners.programme import (
     commission_cents,
     share_cents,
 )
-from prettyscore.partners.referrals import credit_member
+from prettyscore.partners.referrals import credit_member, referral_chain_reaches
 from prettyscore.partners.service import SECOND_TIER_LEVEL, account_terms
 
 log = logging.getLogger(__name__)
@@ -72,19 +76,28 @@ def checkout_payment_ref(payment: CheckoutSession) -> str:
 
 
 def _referrer(db: Session, payer_id: uuid.UUID) -> PartnerAccount | None:
-    """The approved partner who referred the payer (never the payer themselves)."""
+    """The approved partner who referred the payer, if it may earn on them."""
     partner_id = db.exec(select(Profile.referred_by_partner).where(Profile.id == payer_id)).first()
     if partner_id is None:
         return None
     partner = db.get(PartnerAccount, partner_id)
-    if partner is None or partner.status != PartnerStatus.APPROVED or partner.user_id == payer_id:
-        return None
-    return partner
+    return partner if _may_earn_on(db, partner, payer_id) else None
+
+
+def _may_earn_on(db: Session, partner: PartnerAccount | None, payer_id: uuid.UUID) -> bool:
+    """Whether ``partner`` may earn on the payer's payment: approved, and neither the
+    payer's own account nor one whose chain of referrers leads back to the payer."""
+    return (
+        partner is not None
+        and partner.status == PartnerStatus.APPROVED
+        and not referral_chain_reaches(db, partner, payer_id)
+    )
 
 
 def _upline(db: Session, partner: PartnerAccount, payer_id: uuid.UUID) -> PartnerAccount | None:
     """The approved partner who referred ``partner``'s owner: the second tier (never
-    the payer, never the partner themselves)."""
+    the payer, never the partner themselves, nor one whose own chain of referrers leads
+    back to the partner)."""
     upline = _referrer(db, partner.user_id)
     if upline is None or upline.id == partner.id or upline.user_id == payer_id:
         return None
@@ -144,7 +157,7 @@ def record_conversion(
     """
     if amount_cents <= 0:
         return None
-    if partner is None or partner.status != PartnerStatus.APPROVED or partner.user_id == payer_id:
+    if not _may_earn_on(db, partner, payer_id):
         partner = _referrer(db, payer_id)
     if partner is None:
         return None

@@ -1,11 +1,13 @@
 """Referral links (document 001 §2 /r/{code}, §7 track-referral) and sign-up credit:
-the link counts clicks for approved partners only and leaves the 60-day cookie, over
-real HTTP through the route the app mounts; a member who signs up with the cookie is
-credited to that partner, never to themselves. Both databases."""
+the link counts clicks for approved partners only (a browser once a day: see
+tests/api/test_referral_clicks.py) and leaves the 60-day cookie, over real HTTP through
+the route the app mounts; a member who signs up with the cookie is credited to that
+partner, never to themselves. Both databases."""
 
 from __future__ import annotations
 
 import asyncio
+import secrets
 import threading
 from collections.abc import Iterator
 from http.cookies import SimpleCookie
@@ -21,6 +23,7 @@ from prettyscore.core.settings import get_settings
 from prettyscore.partners import referrals
 from prettyscore.partners.api import partner_routes
 from prettyscore.partners.models import PartnerAccount, PartnerStatus
+from prettyscore.web.browser_key import browser_cookie_name, issue_browser_key
 
 SIXTY_DAYS = 60 * 24 * 60 * 60
 
@@ -29,6 +32,11 @@ def clicks(db, account: PartnerAccount) -> int:
     db.rollback()
     db.expire_all()  # read what other sessions committed
     return db.get(PartnerAccount, account.id).total_clicks
+
+
+def a_browser() -> referrals.Clicker:
+    """A browser of its own (its key), at a documentation address."""
+    return referrals.Clicker("192.0.2.10", secrets.token_urlsafe(12))
 
 
 def referrer_of(db, user_id):
@@ -40,8 +48,8 @@ def referrer_of(db, user_id):
 # ---------------------------------------------------------------------------
 def test_an_approved_partners_code_counts_a_click(db, make_partner):
     anna = make_partner("ANNA")
-    assert referrals.track_referral(db, "ANNA") == "ANNA"
-    assert referrals.track_referral(db, "anna") == "ANNA"
+    assert referrals.track_referral(db, "ANNA", a_browser()) == "ANNA"
+    assert referrals.track_referral(db, "anna", a_browser()) == "ANNA"
     db.commit()
     assert clicks(db, anna) == 2
 
@@ -49,7 +57,7 @@ def test_an_approved_partners_code_counts_a_click(db, make_partner):
 @pytest.mark.parametrize("status", [PartnerStatus.PENDING, PartnerStatus.SUSPENDED])
 def test_a_pending_or_suspended_partner_gets_no_click(db, make_partner, status):
     partner = make_partner("WAIT", status=status)
-    assert referrals.track_referral(db, "WAIT") is None
+    assert referrals.track_referral(db, "WAIT", a_browser()) is None
     db.commit()
     assert clicks(db, partner) == 0
 
@@ -57,7 +65,7 @@ def test_a_pending_or_suspended_partner_gets_no_click(db, make_partner, status):
 @pytest.mark.parametrize("code", ["NOBODY", "", "AN-NA", "A" * 11, None])
 def test_an_unknown_code_counts_nothing(db, make_partner, code):
     anna = make_partner("ANNA")
-    assert referrals.track_referral(db, code) is None
+    assert referrals.track_referral(db, code, a_browser()) is None
     db.commit()
     assert clicks(db, anna) == 0
 
@@ -69,7 +77,7 @@ def test_simultaneous_clicks_all_count(db, db_factory, make_partner):
     def click():
         start.wait()
         with db_factory() as session:
-            referrals.track_referral(session, "ANNA")
+            referrals.track_referral(session, "ANNA", a_browser())
 
     threads = [threading.Thread(target=click) for _ in range(8)]
     for thread in threads:
@@ -99,16 +107,16 @@ class LinkClient:
     """Requests to the route the app mounts, over its ASGI interface (no redirects
     followed, so the response of the link itself is what is seen)."""
 
-    def request(self, method: str, path: str) -> httpx.Response:
+    def request(self, method: str, path: str, headers: dict | None = None) -> httpx.Response:
         async def call() -> httpx.Response:
             transport = httpx.ASGITransport(app=Starlette(routes=partner_routes()))
             async with httpx.AsyncClient(transport=transport, base_url="http://test") as http:
-                return await http.request(method, path)
+                return await http.request(method, path, headers=headers)
 
         return asyncio.run(call())
 
-    def get(self, path: str) -> httpx.Response:
-        return self.request("GET", path)
+    def get(self, path: str, headers: dict | None = None) -> httpx.Response:
+        return self.request("GET", path, headers)
 
 
 def set_cookie(response) -> SimpleCookie:
@@ -131,7 +139,9 @@ def test_the_link_counts_sets_the_60_day_cookie_and_goes_home(db, make_partner, 
     assert cookie["httponly"] and cookie["samesite"].lower() == "lax"
     assert clicks(db, anna) == 1
 
-    link_client.get("/r/ANNA/")  # the trailing slash too
+    cookie = browser_cookie_name(get_settings().secure_cookies)
+    another_browser = {"Cookie": f"{cookie}={issue_browser_key()}"}
+    link_client.get("/r/ANNA/", another_browser)  # the trailing slash too
     assert clicks(db, anna) == 2
 
 
