@@ -11,6 +11,8 @@ returns, a clip while it is rendered. Each of those is first noted as a ``MediaF
   is over, unless a row has come to own the file meanwhile (a saved photo, a video
   generation started from it): that file stays, and only its temporary row goes.
 - A row that takes a file over at once drops its temporary row itself (``claim``).
+- A kind may be kept only a few at once per member (``kept_at_once``: the video page's
+  chosen photos): noting one more retires the oldest, as the sweep would.
 - Deleting the account deletes the rows with the member (ON DELETE CASCADE) and the files
   with the member's folder.
 """
@@ -23,10 +25,11 @@ import uuid
 from collections.abc import Callable, Iterable
 from datetime import datetime, timedelta
 
-from sqlalchemy import delete
+from sqlalchemy import delete, update
 from sqlalchemy.exc import IntegrityError
 from sqlmodel import Session, select
 
+from prettyscore.accounts.models import User
 from prettyscore.core.db import DbFactory
 from prettyscore.core.media import (
     MEMBER,
@@ -80,15 +83,24 @@ class TemporaryFiles(MediaStore):
     The row is committed before the file exists, so a process killed in between leaves a
     row without a file (which the sweep drops), never a file without an owner. Files of
     visitors' folders pass through unnoted: visitors' files are purged within the hour.
+    With ``kept_at_once``, the member keeps only that many files of ``kind``: the oldest
+    go as a new one is noted.
     """
 
     def __init__(
-        self, store: MediaStore, db_factory: DbFactory, kind: str, lifetime: timedelta = LIFETIME
+        self,
+        store: MediaStore,
+        db_factory: DbFactory,
+        kind: str,
+        lifetime: timedelta = LIFETIME,
+        *,
+        kept_at_once: int | None = None,
     ):
         super().__init__(store.root)
         self._db_factory = db_factory
         self.kind = kind
         self.lifetime = lifetime
+        self.kept_at_once = kept_at_once
 
     def save(self, data: bytes, *, owner: MediaOwner, ext: str) -> str:
         key = self.new_key(owner=owner, ext=ext)
@@ -97,7 +109,7 @@ class TemporaryFiles(MediaStore):
             return key
         try:
             with self._db_factory() as db:
-                note(db, key, self.kind, self.lifetime)
+                self._note_within_cap(db, key, uuid.UUID(owner.owner_id))
         except IntegrityError as error:  # the member's row is gone (the foreign key)
             raise MemberGone("The account was deleted") from error
         self.write(key, data)
@@ -107,6 +119,15 @@ class TemporaryFiles(MediaStore):
             self.delete(key)
             raise MemberGone("The account was deleted")
         return key
+
+    def _note_within_cap(self, db: Session, key: str, user_id: uuid.UUID) -> None:
+        """Note ``key``; with a cap, the member's oldest files of this kind beyond it go."""
+        if self.kept_at_once is None:
+            note(db, key, self.kind, self.lifetime)
+            return
+        _hold_member(db, user_id)
+        note(db, key, self.kind, self.lifetime)
+        retire_oldest(db, self, user_id, self.kind, self.kept_at_once)
 
 
 def note(db: Session, key: str, kind: str, lifetime: timedelta = LIFETIME) -> MediaFile:
@@ -125,6 +146,25 @@ def note(db: Session, key: str, kind: str, lifetime: timedelta = LIFETIME) -> Me
     db.add(row)
     db.flush()
     return row
+
+
+def _hold_member(db: Session, user_id: uuid.UUID) -> None:
+    """Lock the member's row (a write: a row lock on PostgreSQL, the write lock on
+    SQLite), so that files noted at the same moment are counted one after the other."""
+    db.execute(update(User).where(User.id == user_id).values(updated_at=User.updated_at))
+
+
+def retire_oldest(db: Session, store: MediaStore, user_id: uuid.UUID, kind: str, kept: int) -> int:
+    """Retire the member's temporary files of ``kind`` beyond the ``kept`` newest, with
+    their rows (a file a row has come to own stays); how many files went."""
+    rows = db.exec(
+        select(MediaFile.id, MediaFile.key)
+        .where(MediaFile.user_id == user_id, MediaFile.kind == kind)
+        .order_by(MediaFile.created_at.desc(), MediaFile.id)
+        .offset(kept)
+    ).all()
+    removed, _settled = _retire(db, store, rows)
+    return removed
 
 
 def claim(db: Session, key: str | None) -> None:
@@ -184,23 +224,32 @@ def sweep_expired(store: MediaStore, db_factory: DbFactory, *, now: datetime | N
                 .order_by(MediaFile.expires_at)
                 .limit(SWEEP_BATCH)
             ).all()
-            kept = owned_keys(db, (key for _id, key in rows))
-            done = []
-            for row_id, key in rows:
-                if key in kept:
-                    done.append(row_id)
-                    continue
-                gone, deleted = _delete_file(store, key)
-                removed += deleted
-                if gone:
-                    done.append(row_id)
-            if done:
-                db.execute(delete(MediaFile).where(MediaFile.id.in_(done)))
-        if len(rows) < SWEEP_BATCH or len(done) < len(rows):
+            deleted, settled = _retire(db, store, rows)
+            removed += deleted
+        if len(rows) < SWEEP_BATCH or settled < len(rows):
             break  # all done, or files that could not go wait for the next round
     if removed:
         log.info("Deleted %d temporary member files past their lifetime", removed)
     return removed
+
+
+def _retire(db: Session, store: MediaStore, rows) -> tuple[int, int]:
+    """Delete the files of temporary ``rows`` (id, key) and then the rows; a file that a
+    row has come to own stays (only its temporary row goes), and a file that could not
+    be deleted keeps its row for the next sweep. (files deleted, rows deleted)."""
+    owned = owned_keys(db, (key for _id, key in rows))
+    done, removed = [], 0
+    for row_id, key in rows:
+        if key in owned:
+            done.append(row_id)
+            continue
+        gone, deleted = _delete_file(store, key)
+        removed += deleted
+        if gone:
+            done.append(row_id)
+    if done:
+        db.execute(delete(MediaFile).where(MediaFile.id.in_(done)))
+    return removed, len(done)
 
 
 def _delete_file(store: MediaStore, key: str) -> tuple[bool, bool]:

@@ -37,6 +37,11 @@ from prettyscore.video.models import VideoGeneration, VideoStatus
 log = logging.getLogger(__name__)
 
 STALE_AFTER = timedelta(minutes=10)
+#: Photos chosen on the video page that a member keeps at once; choosing one more
+#: retires the oldest (as an open checkout is retired). The page animates one photo per
+#: tab, so three leave room for a couple of tabs or the dashboard's dialog while bounding
+#: what a member can pile up in a chosen photo's one-day life.
+MAX_PICKED_PHOTOS = 3
 
 
 def _generations_used(db: Session, user_id: uuid.UUID) -> int:
@@ -97,8 +102,11 @@ def start_generation(
 def stage_source(db_factory, store: MediaStore, user_id: uuid.UUID, data: bytes) -> str:
     """Check a photo chosen on the video page and keep it in the member's folder as a
     temporary file (kept for ``media_files.LIFETIME`` unless a generation starts from
-    it); returns its media key. Slow: call it on a worker thread."""
-    files = media_files.TemporaryFiles(store, db_factory, media_files.VIDEO_PICK)
+    it, and only while it is one of the member's ``MAX_PICKED_PHOTOS`` latest); returns
+    its media key. Slow: call it on a worker thread."""
+    files = media_files.TemporaryFiles(
+        store, db_factory, media_files.VIDEO_PICK, kept_at_once=MAX_PICKED_PHOTOS
+    )
     return stage_photo(files, MediaOwner.member(user_id), data)
 
 

@@ -136,19 +136,20 @@ class VideoState(AuthState):
 
     @rx.event
     async def choose_image(self, files: list[rx.UploadFile]):
-        """The photo to animate: it must be an image (checked on the server)."""
+        """The photo to animate: it must be an image (checked on the server); a refused
+        file gets the refusal the other pickers give (too large, too many pixels, ...)."""
         if not files:
             return None  # the picker refused the file and said why (reject_drop)
         user = await self._current_user()
         if user is None:
             return rx.toast.error(messages.PLEASE_UPLOAD_IMAGE_FILE)
         data = await files[0].read(constants.MAX_UPLOAD_BYTES + 1)
-        try:
+        with guarded("Staging a photo to animate", messages.FAILED_TO_READ_IMAGE) as call:
             key = await photo_work(
                 service.stage_source, session_scope, get_media_store(), user.id, data
             )
-        except DomainError:
-            return rx.toast.error(messages.PLEASE_UPLOAD_IMAGE_FILE)
+        if call.failed:
+            return call.toast
         self._set_source(key)
         self.phase, self.video_url = IDLE, ""
         return None

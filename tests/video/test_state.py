@@ -1,6 +1,7 @@
 """The video page's Generate button: a photo chosen a day ago, which housekeeping has
 swept since, is asked for again, and no generation (free members have two) is spent.
-The page says how many of the two free videos are left."""
+The page says how many of the two free videos are left. The picker keeps a member's
+latest few chosen photos only, and refuses an oversized image as the other pickers do."""
 
 from __future__ import annotations
 
@@ -13,17 +14,20 @@ from PIL import Image
 from skimage import data
 from sqlalchemy import func
 from sqlmodel import select
+from starlette.datastructures import UploadFile
 
 from prettyscore.billing.models import Subscription
 from prettyscore.core import messages
 from prettyscore.core.db import session_scope
-from prettyscore.core.media import get_media_store
+from prettyscore.core.media import MediaOwner, get_media_store, key_from_url
 from prettyscore.core.model_types import utcnow
 from prettyscore.core.settings import get_settings
 from prettyscore.photos import housekeeping, media_files
+from prettyscore.photos.models import MediaFile
 from prettyscore.video import service
 from prettyscore.video.models import VideoGeneration
 from prettyscore.video.state import VideoState
+from tests.core.test_images import png_bomb
 from tests.fixtures.handlers import as_user, call
 from tests.fixtures.people import member_session
 
@@ -94,3 +98,68 @@ def test_a_premium_member_has_unlimited_videos(store):
     page = as_user(VideoState, someone)
     call(page, "open_page")
     assert page.videos_left == messages.UNLIMITED_VIDEOS
+
+
+def chosen(data_bytes: bytes, name: str = "photo.jpg") -> list[UploadFile]:
+    """What the picker uploads for one file."""
+    return [UploadFile(io.BytesIO(data_bytes), filename=name)]
+
+
+def picked_files(user_id) -> list[str]:
+    with session_scope() as db:
+        return list(
+            db.exec(
+                select(MediaFile.key)
+                .where(MediaFile.user_id == user_id, MediaFile.kind == media_files.VIDEO_PICK)
+                .order_by(MediaFile.created_at)
+            ).all()
+        )
+
+
+def test_choosing_photo_after_photo_keeps_only_the_latest_few(store):
+    with session_scope() as db:
+        someone = member_session(db)
+    page = as_user(VideoState, someone)
+    call(page, "open_page")
+    shown = []
+    for _ in range(9):
+        assert call(page, "choose_image", chosen(portrait())).toasts == []
+        shown.append(key_from_url(page.source_url))
+
+    kept = picked_files(someone.user_id)
+    assert kept == shown[-3:]
+    assert [store.exists(key) for key in shown] == [False] * 6 + [True] * 3
+    folder = store.root / MediaOwner.member(someone.user_id).folder
+    assert len(list(folder.iterdir())) == 3
+
+
+def test_the_photo_a_video_was_started_from_is_never_retired(store):
+    with session_scope() as db:
+        someone = member_session(db)
+    page = as_user(VideoState, someone)
+    call(page, "open_page")
+    call(page, "choose_image", chosen(portrait()))
+    animated = key_from_url(page.source_url)
+    with session_scope() as db:
+        service.start_generation(
+            db, someone.user_id, source_image_url=page.source_url, prompt="", duration_seconds=5
+        )
+
+    for _ in range(4):
+        call(page, "choose_image", chosen(portrait()))
+
+    assert store.exists(animated)
+    assert len(picked_files(someone.user_id)) == 3
+
+
+def test_an_image_with_too_many_pixels_gets_the_other_pickers_refusal(store):
+    with session_scope() as db:
+        someone = member_session(db)
+    page = as_user(VideoState, someone)
+    call(page, "open_page")
+
+    reply = call(page, "choose_image", chosen(png_bomb(30000, 30000), "huge.png"))
+
+    assert reply.toasts == [("error", messages.IMAGE_TOO_LARGE_DIMENSIONS)]
+    assert page.source_url == ""
+    assert picked_files(someone.user_id) == []
