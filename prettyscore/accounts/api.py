@@ -35,7 +35,7 @@ from prettyscore.core.errors import (
     PermissionDenied,
     ValidationFailed,
 )
-from prettyscore.core.mail import get_mailer
+from prettyscore.core.mail import mail_on_commit
 
 # The signed-in user at any assurance level (see ``accounts.bearer``).
 SessionUser = Annotated[CurrentUser, Depends(require_session)]
@@ -132,6 +132,7 @@ class UserUpdateBody(_Body):
     email: str | None = None
     phone: str | None = None
     password: str | None = None
+    current_password: str | None = None
     nonce: str | None = None
     data: dict | None = None
     code_challenge: str | None = None
@@ -315,7 +316,10 @@ async def get_user(user: SessionUser) -> dict:
     return await run_in_session(_user_body, user.id)
 
 
-@router.put("/user", summary="Update metadata, password (nonce if signed in > 24 h) or email")
+@router.put(
+    "/user",
+    summary="Update metadata, or the password or email (with current_password or nonce)",
+)
 async def update_user(
     request: Request,
     user: SessionUser,
@@ -349,9 +353,10 @@ def _update_user(db, user: CurrentUser, body, new_email, redirect_to, pkce, clie
     if new_email is not None and new_email != user.email:
         throttle.before_mail(new_email, client)
     with _gotrue_errors():
-        flows.update_user(
-            db, user, get_mailer(), data=body.data, password=body.password,
-            nonce=body.nonce, email=new_email, redirect_to=redirect_to, pkce=pkce,
+        throttle.update_user(
+            db, user, mail_on_commit(db), client, data=body.data, password=body.password,
+            current_password=body.current_password, nonce=body.nonce, email=new_email,
+            redirect_to=redirect_to, pkce=pkce,
         )  # fmt: skip
     return _user_body(db, user.id)
 
@@ -381,7 +386,7 @@ async def recover(
 
 def _recover(db, address, redirect_to, pkce, client) -> None:
     throttle.before_mail(address, client)
-    flows.request_recovery(db, address, get_mailer(), redirect_to=redirect_to, pkce=pkce)
+    flows.request_recovery(db, address, mail_on_commit(db), redirect_to=redirect_to, pkce=pkce)
 
 
 @router.post("/otp", summary="Mail a sign-in code and magic link")
@@ -406,7 +411,7 @@ async def otp(request: Request, body: OtpBody | None = None, redirect_to: str | 
 
 def _otp(db, address, options, cookies, client) -> None:
     throttle.before_mail(address, client)
-    created = flows.send_magic_link(db, address, get_mailer(), **options)
+    created = flows.send_magic_link(db, address, mail_on_commit(db), **options)
     if created is not None:
         service.signed_up(db, created, cookies)
 
@@ -428,7 +433,7 @@ async def resend(request: Request, body: ResendBody | None = None, redirect_to: 
 
 def _resend(db, resend_type, address, redirect_to, pkce, client) -> None:
     throttle.before_mail(address, client)
-    flows.resend(db, resend_type, address, get_mailer(), redirect_to=redirect_to, pkce=pkce)
+    flows.resend(db, resend_type, address, mail_on_commit(db), redirect_to=redirect_to, pkce=pkce)
 
 
 @router.get("/reauthenticate", summary="Mail a nonce for a password change")
@@ -439,7 +444,7 @@ async def reauthenticate(request: Request, user: SessionUser):
 
 def _reauthenticate(db, user: CurrentUser, client) -> None:
     throttle.before_mail(user.email, client)
-    flows.request_reauthentication(db, user.id, get_mailer())
+    flows.request_reauthentication(db, user.id, mail_on_commit(db))
 
 
 def _verify_type(verify_type: str | None) -> str:

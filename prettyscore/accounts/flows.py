@@ -40,15 +40,20 @@ from prettyscore.core.errors import DomainError, NotFound, ValidationFailed
 from prettyscore.core.mail import Mailer, compose
 from prettyscore.core.model_types import utcnow
 from prettyscore.core.settings import get_settings
+from prettyscore.core.text import clean_name
 
 CODE_DIGITS = 6
 PKCE_PREFIX = "pkce_"
 PKCE_METHODS = ("s256", "plain")
 PKCE_CHALLENGE_LENGTH = range(43, 129)
-# GoTrue's "secure password change": a session signed in longer ago than this must
-# prove itself again (a mailed nonce) before it may set a new password.
-REAUTHENTICATION_WINDOW = timedelta(hours=24)
+# GoTrue's "secure password change", for the email too: the access token alone does not
+# change credentials (a page's scripts can read it). The request proves the member again
+# with the current password, or the code /reauthenticate mailed (a member who signs in
+# by mail knows no password), unless its session was signed in this recently.
+FRESH_SIGN_IN = timedelta(minutes=5)
 MAX_METADATA_BYTES = 16 * 1024
+# The user metadata that holds the member's name (Supabase clients' conventions).
+NAME_METADATA_KEYS = ("full_name", "name", "display_name")
 
 # The mailed tokens each /verify type accepts ("email" is GoTrue's name for either).
 ACCEPTED_TOKEN_TYPES = {
@@ -62,6 +67,12 @@ ACCEPTED_TOKEN_TYPES = {
 # How the session's amr records the proof: recovery and email change keep their name,
 # the other mails are a typed code ("otp") or an opened link ("magiclink").
 _NAMED_METHODS = ("recovery", "email_change", "invite")
+
+
+class WrongCurrentPassword(ValidationFailed):
+    """The current password sent to change the email or password is not the member's."""
+
+    status = 400
 
 
 class OtpInvalid(DomainError):
@@ -105,14 +116,20 @@ def parse_pkce(code_challenge: str | None, code_challenge_method: str | None) ->
 
 
 def check_metadata(data) -> dict:
-    """User metadata as given (a JSON object of bounded size), or a 400."""
+    """User metadata as given (a JSON object of bounded size), its names cleaned, or a 400."""
     if data is None:
         return {}
     if not isinstance(data, dict):
         raise _bad_request(messages.USER_METADATA_NOT_OBJECT)
     if len(json.dumps(data, default=str)) > MAX_METADATA_BYTES:
         raise _bad_request(messages.USER_METADATA_TOO_LARGE)
-    return data
+    return {key: _cleaned_if_name(key, value) for key, value in data.items()}
+
+
+def _cleaned_if_name(key: str, value):
+    """The member's name as others see it (the chat shows it) keeps no direction
+    override and no control character; other metadata is the client's own."""
+    return clean_name(value) if key in NAME_METADATA_KEYS and isinstance(value, str) else value
 
 
 def safe_redirect(redirect_to: str | None) -> str:
@@ -565,19 +582,23 @@ def update_user(
     *,
     data: dict | None = None,
     password: str | None = None,
+    current_password: str | None = None,
     nonce: str | None = None,
     email: str | None = None,
     redirect_to: str | None = None,
     pkce: Pkce | None = None,
 ) -> User:
-    """Apply PUT /user: metadata now, a password now (after the secure-change checks), a
-    new email only once the code mailed to it is verified."""
+    """Apply PUT /user: metadata now, a password now, a new email only once the code
+    mailed to it is verified; either credential only once the member is proved again."""
     user = db.get(User, current.id)
     now = utcnow()
+    secret = service.check_password(password) if password is not None else None
+    if secret is not None or _changes_email(user, email):
+        _prove_member(db, user, current, current_password, nonce, now)
     if data is not None:
         _merge_metadata(user, check_metadata(data))
-    if password is not None:
-        _change_password(db, user, current, password, nonce, now)
+    if secret is not None:
+        _change_password(db, user, current, secret, now)
     user.updated_at = now
     db.add(user)
     db.flush()
@@ -597,11 +618,30 @@ def _merge_metadata(user: User, updates: dict) -> None:
     user.user_metadata = merged
 
 
-def _change_password(db, user: User, current: CurrentUser, password, nonce, now) -> None:
-    secret = service.check_password(password)
-    session = db.get(AuthSession, current.session_id)
-    if session is None or now - session.created_at > REAUTHENTICATION_WINDOW:
+def _changes_email(user: User, email: str | None) -> bool:
+    return email is not None and service.normalize_email(email) != user.email
+
+
+def _prove_member(db, user: User, current: CurrentUser, current_password, nonce, now) -> None:
+    """The member proved again: the current password when given, else the mailed nonce
+    when given, else a session signed in within ``FRESH_SIGN_IN``."""
+    if current_password is not None:
+        if not passwords.verify_password(current_password, user.password_hash):
+            raise WrongCurrentPassword(
+                messages.CURRENT_PASSWORD_WRONG,
+                field="current_password",
+                code="invalid_credentials",
+            )
+        return
+    if (nonce or "").strip():
         _spend_nonce(db, user, nonce)
+        return
+    session = db.get(AuthSession, current.session_id)
+    if session is None or now - session.created_at > FRESH_SIGN_IN:
+        raise _bad_request(messages.CURRENT_PASSWORD_NEEDED, code="reauthentication_needed")
+
+
+def _change_password(db, user: User, current: CurrentUser, secret: str, now) -> None:
     if passwords.verify_password(secret, user.password_hash):
         raise ValidationFailed(messages.SAME_PASSWORD, code="same_password")
     user.password_hash = passwords.hash_password(secret)
@@ -615,9 +655,7 @@ def _change_password(db, user: User, current: CurrentUser, password, nonce, now)
     service._revoke(db, list(others), reason="password_change", now=now)
 
 
-def _spend_nonce(db: Session, user: User, nonce: str | None) -> None:
-    if not (nonce or "").strip():
-        raise _bad_request(messages.REAUTHENTICATION_NEEDED, code="reauthentication_needed")
+def _spend_nonce(db: Session, user: User, nonce: str) -> None:
     record = _find_unspent(db, _code_hash(user.email, nonce.strip()), ("reauthentication",))
     if record is None or record.user_id != user.id or not _spend_row(db, record.id, utcnow()):
         raise ValidationFailed(

@@ -8,8 +8,9 @@ security page all call these functions, so every rule lives here:
 * a code is accepted once: its 30-second step must be later than the last accepted one,
   recorded by a conditional update so two simultaneous requests cannot both pass;
 * a challenge is spent once, within five minutes, from the address that asked for it;
-* wrong codes are counted, per challenge and per factor, outside the database (the
-  refusal rolls the transaction back, the count must survive it).
+* wrong codes are counted, per challenge, per factor and address, and per factor,
+  outside the database (the refusal rolls the transaction back, the count must survive
+  it); a refusal for too many says when to try again.
 """
 
 from __future__ import annotations
@@ -45,6 +46,7 @@ from prettyscore.core.errors import (
 )
 from prettyscore.core.model_types import utcnow
 from prettyscore.core.rate_limits import get_rate_limiter
+from prettyscore.core.text import clean_name
 
 TOTP = "totp"
 AAL2 = "aal2"
@@ -55,12 +57,15 @@ CHALLENGE_TTL = timedelta(minutes=5)
 # An enrolment nobody finished is cleared when the member starts another one.
 UNVERIFIED_FACTOR_TTL = timedelta(minutes=5)
 STEP_SECONDS = 30
-# Wrong codes: a challenge is void after 5; a factor refuses codes for a while after 10
-# in 15 minutes, and for the rest of the day after 20 (the sign-in page takes a new
-# challenge for each try, so the factor's counts are the ones that stop guessing there:
-# 20 guesses a day of a million codes, where 15 per 15 minutes allowed 1,440).
+# Wrong codes: a challenge is void after 5; a factor refuses codes from one address for
+# a while after 10 wrong ones from it in 15 minutes, and for the rest of the day after 20
+# (the sign-in page takes a new challenge for each try, so these counts are the ones that
+# stop guessing there: 20 guesses a day of a million codes). Counted per address, someone
+# who has the password and guesses locks out their own address, not the owner on theirs;
+# the factor's own budget, five addresses' worth a day, bounds guesses spread over many.
 WRONG_CODES_PER_CHALLENGE = "5 per 5 minutes"
-WRONG_CODES_PER_FACTOR = ("20 per day", "10 per 15 minutes")
+WRONG_CODES_PER_FACTOR_AND_ADDRESS = ("20 per day", "10 per 15 minutes")
+WRONG_CODES_PER_FACTOR = "100 per day"
 
 
 @dataclass(frozen=True)
@@ -89,11 +94,6 @@ class Unprocessable(DomainError):
     status = 422
 
 
-class TooManyAttempts(DomainError):
-    status = 429
-    code = "over_request_rate_limit"
-
-
 # ---------------------------------------------------------------------------
 # Enrolment
 # ---------------------------------------------------------------------------
@@ -120,8 +120,8 @@ def enroll_totp(
     db: Session, user: CurrentUser, friendly_name: str | None = None, issuer: str | None = None
 ) -> Enrolment:
     """A new unverified TOTP factor with a fresh secret, its otpauth URI and QR code."""
-    name = (friendly_name or "").strip()
-    label = (issuer or "").strip() or DEFAULT_ISSUER
+    name = clean_name(friendly_name)
+    label = clean_name(issuer) or DEFAULT_ISSUER
     if len(name) > MAX_NAME_LENGTH:
         raise ValidationFailed(messages.MFA_FRIENDLY_NAME_TOO_LONG)
     if len(label) > MAX_NAME_LENGTH:
@@ -232,11 +232,12 @@ def verify(
         raise ValidationFailed(messages.MFA_CODE_REQUIRED, status=400)
     factor = _own_factor(db, user, factor_id)
     record = _usable_challenge(db, factor, challenge_id, ip_address)
-    _refuse_while_locked(record.id, factor.id)
+    budgets = _budgets(record.id, factor.id, _address(ip_address) or "unknown")
+    _refuse_while_locked(budgets)
     now = utcnow()
     step = _matching_step(factor, typed, now)
     if step is None or not _spend(db, factor, record, step, now):
-        _count_wrong_code(record.id, factor.id)
+        _count_wrong_code(budgets)
         raise Unprocessable(messages.MFA_INVALID_CODE, code="mfa_verification_failed")
     session = _open_session(db, user)
     _raise_to_aal2(db, session, factor, now)
@@ -448,19 +449,47 @@ def _address(ip_address: str | None) -> str | None:
 # ---------------------------------------------------------------------------
 # Counting wrong codes
 # ---------------------------------------------------------------------------
-def _refuse_while_locked(challenge_id: uuid.UUID, factor_id: uuid.UUID) -> None:
+@dataclass(frozen=True)
+class _Budget:
+    """One count of wrong codes: its limit, the refusal's text, and what it counts."""
+
+    limit: str
+    message: str
+    purpose: str
+    keys: tuple[str, ...]
+
+
+def _budgets(challenge_id: uuid.UUID, factor_id: uuid.UUID, address: str) -> list[_Budget]:
+    """A wrong code counts against its challenge, its factor from this address, and its
+    factor from anywhere."""
+    challenge, factor = str(challenge_id), str(factor_id)
+    per_address = [
+        _Budget(tier, messages.RATE_LIMIT_EXCEEDED, "mfa-factor-address", (factor, address))
+        for tier in WRONG_CODES_PER_FACTOR_AND_ADDRESS
+    ]
+    return [
+        _Budget(
+            WRONG_CODES_PER_CHALLENGE,
+            messages.MFA_CHALLENGE_TOO_MANY_ATTEMPTS,
+            "mfa-challenge",
+            (challenge,),
+        ),
+        *per_address,
+        _Budget(WRONG_CODES_PER_FACTOR, messages.RATE_LIMIT_EXCEEDED, "mfa-factor", (factor,)),
+    ]
+
+
+def _refuse_while_locked(budgets: list[_Budget]) -> None:
     """Counts live with the app's other rate limits (in Redis when it has it, so every
-    worker sees them)."""
+    worker sees them); a refusal says when to try again (``Retry-After``)."""
     limiter = get_rate_limiter()
-    if not limiter.allows(WRONG_CODES_PER_CHALLENGE, "mfa-challenge", str(challenge_id)):
-        raise TooManyAttempts(messages.MFA_CHALLENGE_TOO_MANY_ATTEMPTS)
-    for tier in WRONG_CODES_PER_FACTOR:
-        if not limiter.allows(tier, "mfa-factor", str(factor_id)):
-            raise TooManyAttempts(messages.RATE_LIMIT_EXCEEDED)
+    for budget in budgets:
+        limiter.enforce(
+            budget.limit, budget.purpose, *budget.keys, count=False, message=budget.message
+        )
 
 
-def _count_wrong_code(challenge_id: uuid.UUID, factor_id: uuid.UUID) -> None:
+def _count_wrong_code(budgets: list[_Budget]) -> None:
     limiter = get_rate_limiter()
-    limiter.hit(WRONG_CODES_PER_CHALLENGE, "mfa-challenge", str(challenge_id))
-    for tier in WRONG_CODES_PER_FACTOR:
-        limiter.hit(tier, "mfa-factor", str(factor_id))
+    for budget in budgets:
+        limiter.hit(budget.limit, budget.purpose, *budget.keys)

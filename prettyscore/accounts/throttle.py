@@ -9,6 +9,8 @@ The limits (settings, each overridable by env):
   same per-address budget. Once a budget is used up, even the right password is refused
   from that address until the window moves on, or guessing could go on; nobody can lock
   an owner out of their account from another address;
+* a wrong current password sent to change the email or password (``update_user``)
+  counts as a failed sign-in of that email from that address;
 * sign-ups per client address (``RATE_LIMIT_SIGN_UPS_PER_ADDRESS``, 30 per hour);
 * mails (recovery, sign-in code, resend, reauthentication, email change) per client
   address (``RATE_LIMIT_MAILS_PER_ADDRESS``, 30 per hour) and per recipient
@@ -26,7 +28,7 @@ sent to the API count together for that email and that address.
 
 from __future__ import annotations
 
-from prettyscore.accounts import service
+from prettyscore.accounts import flows, service
 from prettyscore.core import messages
 from prettyscore.core.errors import NotAuthenticated
 from prettyscore.core.rate_limits import get_rate_limiter
@@ -74,6 +76,20 @@ def password_sign_in(db, email: str | None, password: str | None, client: str, *
         return service.sign_in(db, email, password, **options)
     except NotAuthenticated:
         after_failed_sign_in(email, client)
+        raise
+
+
+def update_user(db, current: service.CurrentUser, mailer, client: str, **changes):
+    """``flows.update_user`` within the same failure budgets as a sign-in: a current
+    password is checked only while this email and address may still guess, and a wrong
+    one counts as a failed sign-in, or a stolen access token would guess freely
+    (``changes`` go to ``flows.update_user``)."""
+    if changes.get("current_password") is not None:
+        before_password_sign_in(current.email, client)
+    try:
+        return flows.update_user(db, current, mailer, **changes)
+    except flows.WrongCurrentPassword:
+        after_failed_sign_in(current.email, client)
         raise
 
 

@@ -22,7 +22,7 @@ from prettyscore.core import messages
 from prettyscore.core.errors import NotFound, PermissionDenied, ValidationFailed
 from prettyscore.core.member_limits import count_member_action
 from prettyscore.core.settings import get_settings
-from prettyscore.core.text import storable
+from prettyscore.core.text import clean_name, storable
 from prettyscore.photos.models import Photo
 
 MAX_MESSAGE_CHARS = 5000
@@ -149,8 +149,8 @@ def _user_name(user: User | None) -> str:
     if user is None:
         return "Member"
     metadata = user.user_metadata or {}
-    name = metadata.get("full_name") or metadata.get("name")
-    return str(name) if name else user.email.split("@", 1)[0]
+    name = clean_name(str(metadata.get("full_name") or metadata.get("name") or ""))
+    return name or user.email.split("@", 1)[0]
 
 
 def party_name(db: Session, request: ContactRequest, user_id: uuid.UUID) -> str:

@@ -3,21 +3,37 @@
 The outbox keeps a local machine fully working offline: every message is written as an
 ``.eml`` file and its path logged, so a developer can open the recovery link it holds.
 ``SMTP_URL`` looks like ``smtp://user:pass@host:587`` (STARTTLS) or ``smtps://...:465``.
+
+A request that mails hands its messages to a ``HeldMail`` (``mail_on_commit``) that
+releases them once its transaction has committed: mail threads deliver them while the
+answer goes out. The answer then takes as long whether a mail went out or not (a
+conversation with a mail server takes far longer than anything else these requests do,
+so "we mailed it: the address has an account" would show in the timing), and a request
+that failed sends nothing.
 """
 
 from __future__ import annotations
 
+import functools
 import logging
 import smtplib
+import threading
+from concurrent.futures import Future, ThreadPoolExecutor, wait
 from email.message import EmailMessage
 from pathlib import Path
 from typing import Protocol
 from urllib.parse import unquote, urlparse
 
+from sqlalchemy import event
+from sqlalchemy.orm import Session
+
 from prettyscore.core.model_types import utcnow
 from prettyscore.core.settings import get_settings
 
 log = logging.getLogger(__name__)
+
+#: Mail deliveries at once; more wait their turn, their requests long answered.
+MAIL_THREADS = 4
 
 
 class Mailer(Protocol):
@@ -74,3 +90,72 @@ def compose(to: str, subject: str, body: str) -> EmailMessage:
     message["Subject"] = subject
     message.set_content(body)
     return message
+
+
+class HeldMail:
+    """A mailer for one request: keeps what it is given until ``release()``."""
+
+    def __init__(self) -> None:
+        self.messages: list[EmailMessage] = []
+
+    def send(self, message: EmailMessage) -> None:
+        self.messages.append(message)
+
+    def release(self, mailer: Mailer | None = None) -> None:
+        """Hand the messages to the mail threads (``mailer``, or the one the settings
+        choose); the caller does not wait for them."""
+        if self.messages:
+            send_later(list(self.messages), mailer or get_mailer())
+            self.messages.clear()
+
+
+def mail_on_commit(db: Session) -> HeldMail:
+    """A mailer for the unit of work ``db``: what it is given goes out when the work
+    commits, and never if it rolls back."""
+    held = HeldMail()
+
+    def committed(session: Session) -> None:
+        if not session.in_nested_transaction():  # a savepoint is not the work's end
+            held.release()
+
+    event.listen(db, "after_commit", committed)
+    return held
+
+
+@functools.cache
+def _mail_pool() -> ThreadPoolExecutor:
+    return ThreadPoolExecutor(MAIL_THREADS, thread_name_prefix="mail")
+
+
+_in_flight: set[Future] = set()
+_in_flight_lock = threading.Lock()
+
+
+def send_later(messages: list[EmailMessage], mailer: Mailer) -> None:
+    """Deliver ``messages`` through ``mailer`` on a mail thread."""
+    future = _mail_pool().submit(_deliver, messages, mailer)
+    with _in_flight_lock:
+        _in_flight.add(future)
+    future.add_done_callback(_forget)
+
+
+def _forget(future: Future) -> None:
+    with _in_flight_lock:
+        _in_flight.discard(future)
+
+
+def _deliver(messages: list[EmailMessage], mailer: Mailer) -> None:
+    """Send each message; a failure is logged (its request was answered long ago)."""
+    for message in messages:
+        try:
+            mailer.send(message)
+        except Exception:
+            log.exception("Mail to %s (%s) could not be sent", message["To"], message["Subject"])
+
+
+def wait_for_mail(timeout: float = 30.0) -> None:
+    """Wait until the mail handed over so far has been delivered (or has failed): for a
+    process about to stop, or a reader of the outbox."""
+    with _in_flight_lock:
+        pending = set(_in_flight)
+    wait(pending, timeout=timeout)

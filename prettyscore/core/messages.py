@@ -856,6 +856,7 @@ PROMO_CODE_OWN = "You can't use your own promo code."
 PROMO_CODE_APPLIED = "Promo code {code} applied"
 
 PROMO_CODE_OF_YOUR_REFERRAL = "You can't use the promo code of a partner you referred."
+PROMO_CODE_OF_YOUR_REFERRAL = "You can't use the promo code of a partner you referred."
 # ---- server functions (/functions/v1) ----
 FUNCTION_NOT_FOUND = "Function not found"
 CHECKOUT_ONLY_FOR_YOURSELF = "You can only create a checkout for yourself"

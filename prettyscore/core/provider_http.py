@@ -6,9 +6,9 @@ The photo-edit and image-to-video ``http`` engines share these rules:
   growing pause); the provider did not do the work, so asking again is safe;
 - a read timeout is *not* retried: the provider got the request and may still be doing
   (and charging for) it, and the member has already waited the whole timeout;
-- 429 is the provider's rate limit (``RATE_LIMIT_EXCEEDED``) and 402 its credits
-  (``PLEASE_ADD_CREDITS``), neither retried; anything else is the caller's failure
-  message, with the real reason in the log;
+- 429 is the provider's rate limit (``RATE_LIMIT_EXCEEDED``, with its ``Retry-After``
+  passed on) and 402 its credits (``PLEASE_ADD_CREDITS``), neither retried; anything
+  else is the caller's failure message, with the real reason in the log;
 - results are downloaded without the API key (they live on other hosts, e.g. signed
   storage URLs) and with a size limit;
 - the key is never written to a log: it is masked out of every logged reason.
@@ -29,12 +29,21 @@ from PIL import Image
 
 from prettyscore.core import messages
 from prettyscore.core.errors import DomainError
+from prettyscore.core.rate_limits import RateLimited
 
 log = logging.getLogger(__name__)
 
 CONNECT_TIMEOUT_SECONDS = 10.0
 RETRY_DELAYS_SECONDS = (0.5, 1.5)
+# How long a member waits after the provider's rate limit, when it does not say.
+DEFAULT_RETRY_AFTER_SECONDS = 60
 _RETRIED_ERRORS = (httpx.ConnectError, httpx.ConnectTimeout, httpx.RemoteProtocolError)
+
+
+def _retry_after(response: httpx.Response) -> int:
+    """The provider's wait in seconds, as its ``Retry-After`` gives it, else a minute."""
+    given = response.headers.get("Retry-After", "").strip()
+    return max(1, int(given)) if given.isdigit() else DEFAULT_RETRY_AFTER_SECONDS
 
 
 class ProviderClient:
@@ -93,7 +102,11 @@ class ProviderClient:
         reason += response.text[:300]
         if response.status_code == 429:
             log.warning("%s provider rate limit: %s", self.name, self._masked(reason))
-            return DomainError(messages.RATE_LIMIT_EXCEEDED, code="rate_limited", status=429)
+            return RateLimited(
+                messages.RATE_LIMIT_EXCEEDED,
+                retry_after=_retry_after(response),
+                code="rate_limited",
+            )
         if response.status_code == 402:
             log.warning("%s provider credits: %s", self.name, self._masked(reason))
             return DomainError(messages.PLEASE_ADD_CREDITS, code="payment_required", status=402)

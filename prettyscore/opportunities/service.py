@@ -20,7 +20,7 @@ from sqlmodel import Session, select
 
 from prettyscore.core import messages
 from prettyscore.core.errors import Conflict, DomainError, ValidationFailed
-from prettyscore.core.text import storable
+from prettyscore.core.text import clean_name, storable
 from prettyscore.opportunities.models import OpportunityClaim
 
 log = logging.getLogger(__name__)
@@ -81,7 +81,7 @@ def _trimmed(value: str | None) -> str:
 
 
 def _full_name(value: str | None) -> str:
-    name = _trimmed(value)
+    name = clean_name(value)
     if not name:
         raise ValidationFailed(messages.FULL_NAME_REQUIRED, field="full_name")
     if len(name) > MAX_FULL_NAME:

@@ -27,7 +27,7 @@ from sqlmodel import Session, col, select
 
 from prettyscore.core import messages
 from prettyscore.core.errors import Conflict, DomainError, ValidationFailed
-from prettyscore.core.text import storable
+from prettyscore.core.text import clean_name, storable
 from prettyscore.partners.models import (
     ConversionStatus,
     PartnerAccount,
@@ -125,7 +125,7 @@ def check_application(
     display_name: str | None, short_code: str | None, promo_code: str | None
 ) -> Application:
     """The application the form describes, or ValidationFailed for its first problem."""
-    name = storable(display_name).strip()
+    name = clean_name(display_name)
     if not name:
         raise ValidationFailed(messages.PARTNER_DISPLAY_NAME_REQUIRED, field="display_name")
     if len(name) > MAX_DISPLAY_NAME:

@@ -20,7 +20,7 @@ from prettyscore.analysis.service import ScoreResult
 from prettyscore.core import messages
 from prettyscore.core.errors import NotFound, ValidationFailed
 from prettyscore.core.media import MediaOwner, MediaStore, key_from_url, media_url
-from prettyscore.core.text import storable
+from prettyscore.core.text import clean_name, storable
 from prettyscore.photos.models import Photo, PhotoEditStep
 from prettyscore.photos.pending import PendingFiles
 
@@ -121,7 +121,7 @@ def _keep_latest_edit(db: Session, store: MediaStore, photo: Photo, result: Scor
 
 def check_listing(display_name: str | None, bio: str | None) -> tuple[str, str | None]:
     """The leaderboard opt-in form: a display name is required, the bio is optional."""
-    name = storable(display_name).strip()
+    name = clean_name(display_name)
     if not name:
         raise ValidationFailed(messages.PLEASE_ENTER_DISPLAY_NAME)
     about = storable(bio).strip() or None

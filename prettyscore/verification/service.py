@@ -23,7 +23,7 @@ from prettyscore.accounts.models import Profile, User
 from prettyscore.core import messages
 from prettyscore.core.errors import Conflict, DomainError, NotFound, ValidationFailed
 from prettyscore.core.model_types import utcnow
-from prettyscore.core.text import storable
+from prettyscore.core.text import clean_name, storable
 from prettyscore.opportunities import service as opportunities
 from prettyscore.verification.models import VerificationRequest, VerificationStatus
 
@@ -83,8 +83,7 @@ def _trimmed(value: str | None) -> str:
     return storable(value).strip()
 
 
-def _required(field: str, value: str | None, limit: int, missing: str, too_long: str) -> str:
-    text = _trimmed(value)
+def _required(field: str, text: str, limit: int, missing: str, too_long: str) -> str:
     if not text:
         raise ValidationFailed(missing, field=field)
     if len(text) > limit:
@@ -115,14 +114,14 @@ def check_form(form: VerificationForm) -> VerificationForm:
     return VerificationForm(
         full_name=_required(
             "full_name",
-            form.full_name,
+            clean_name(form.full_name),
             MAX_FULL_NAME,
             messages.FULL_NAME_REQUIRED,
             messages.FULL_NAME_TOO_LONG,
         ),
         reason=_required(
             "reason",
-            form.reason,
+            _trimmed(form.reason),
             MAX_REASON,
             messages.VERIFICATION_REASON_REQUIRED,
             messages.VERIFICATION_REASON_TOO_LONG,

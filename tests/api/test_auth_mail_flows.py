@@ -481,6 +481,20 @@ def test_update_user_merges_metadata(api, new_email):
     assert api.get("/auth/v1/user", headers=auth).json()["user_metadata"] == {"keep": 1, "add": "x"}
 
 
+def test_names_in_the_metadata_keep_no_direction_override_or_control(api, new_email):
+    session = sign_up(api, new_email(), data={"name": "\x1b[31mAnn\x07", "plan": "\x07"})
+    auth = bearer(session["access_token"])
+
+    answer = api.put("/auth/v1/user", json={"data": {"full_name": "Bob\u202eevil"}}, headers=auth)
+
+    assert answer.status_code == 200
+    assert answer.json()["user_metadata"] == {
+        "name": "[31mAnn",
+        "plan": "\x07",  # not a name: the client's own data, as sent
+        "full_name": "Bobevil",  # would show as "Boblive"
+    }
+
+
 def test_an_email_change_applies_when_the_new_address_verifies(api, outbox, new_email):
     old, new = new_email(), new_email()
     session = sign_up(api, old)
@@ -567,6 +581,57 @@ def test_an_old_session_needs_the_mailed_nonce_to_change_the_password(api, db, o
     assert right.status_code == 200
     assert (reused.status_code, reused.json()["error_code"]) == (422, "reauthentication_not_valid")
     assert sign_in(api, email, "brand new pw").status_code == 200
+
+
+def test_a_token_alone_changes_neither_password_nor_email_the_current_password_does(
+    api, clock, outbox, new_email
+):
+    email, new = new_email(), new_email()
+    auth = bearer(sign_up(api, email)["access_token"])
+    clock.advance(minutes=6)  # no longer a fresh sign-in; the token is good for an hour
+
+    password = api.put("/auth/v1/user", json={"password": "stolen pw!"}, headers=auth)
+    address = api.put("/auth/v1/user", json={"email": new_email()}, headers=auth)
+    wrong = api.put(
+        "/auth/v1/user",
+        json={"password": "stolen pw!", "email": new_email(), "current_password": "a guess!"},
+        headers=auth,
+    )
+    right = api.put(
+        "/auth/v1/user",
+        json={"password": "brand new pw", "email": new, "current_password": PASSWORD},
+        headers=auth,
+    )
+
+    for refused in (password, address):
+        assert (refused.status_code, refused.json()["error_code"]) == (
+            400,
+            "reauthentication_needed",
+        )
+        assert refused.json()["msg"] == messages.CURRENT_PASSWORD_NEEDED
+    assert (wrong.status_code, wrong.json()["error_code"]) == (400, "invalid_credentials")
+    assert wrong.json()["msg"] == messages.CURRENT_PASSWORD_WRONG
+    assert right.status_code == 200 and right.json()["new_email"] == new
+    assert sign_in(api, email, "stolen pw!").status_code == 400
+    assert sign_in(api, email, "brand new pw").status_code == 200
+    assert verify_code(api, new, code_in(outbox, new), "email_change").status_code == 200
+
+
+def test_wrong_current_passwords_count_as_failed_sign_ins(api, auth_settings, new_email):
+    auth_settings(RATE_LIMIT_SIGN_IN_FAILURES_PER_EMAIL_AND_ADDRESS="3 per 15 minutes")
+    email = new_email()
+    auth = bearer(sign_up(api, email)["access_token"])
+
+    def change(current_password: str):
+        body = {"password": "brand new pw", "current_password": current_password}
+        return api.put("/auth/v1/user", json=body, headers=auth)
+
+    guesses = [change(f"guess number {n}").status_code for n in range(3)]
+    right = change(PASSWORD)
+
+    assert guesses == [400] * 3
+    assert right.status_code == 429 and int(right.headers["Retry-After"]) >= 1
+    assert sign_in(api, email).status_code == 429  # the same budget as the sign-in's
 
 
 def test_reauthenticate_needs_a_session(api):

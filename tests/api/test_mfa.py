@@ -279,6 +279,12 @@ def test_a_code_is_accepted_once_and_a_challenge_is_spent_once(api, db):
     assert (reused.status_code, error_code(reused)) == (422, "mfa_challenge_expired")
 
 
+def test_a_factor_name_is_one_line_without_direction_overrides(api, db):
+    factor = enrol(api, new_member(db), friendly_name="My\tphone\u202e\x07")
+
+    assert factor["friendly_name"] == "My phone"
+
+
 def test_an_expired_challenge_is_refused(api, db):
     tokens = new_member(db)
     factor = enrol(api, tokens)
@@ -323,6 +329,7 @@ def test_five_wrong_codes_void_the_challenge_but_not_the_factor(api, db):
     accepted = send_code(api, tokens, factor["id"], fresh["id"], fresh_code(secret))
 
     assert (locked.status_code, error_code(locked)) == (429, "over_request_rate_limit")
+    assert 0 < int(locked.headers["Retry-After"]) <= 5 * 60
     assert accepted.status_code == 200
 
 
@@ -359,13 +366,32 @@ def test_twenty_wrong_codes_lock_the_factor_for_the_day(api, db):
     tokens = new_member(db)
     factor = enrol(api, tokens)
     guess_wrong(api, tokens, factor, challenges=2)
-    quarter_hour = mfa.WRONG_CODES_PER_FACTOR[1]
-    get_rate_limiter().clear(quarter_hour, "mfa-factor", factor["id"])  # 15 minutes later
+    quarter_hour = mfa.WRONG_CODES_PER_FACTOR_AND_ADDRESS[1]
+    keys = ("mfa-factor-address", factor["id"], "127.0.0.1")
+    get_rate_limiter().clear(quarter_hour, *keys)  # 15 minutes later
     assert try_right_code(api, tokens, factor).status_code == 200
 
     guess_wrong(api, tokens, factor, challenges=2)  # 20 today
-    get_rate_limiter().clear(quarter_hour, "mfa-factor", factor["id"])  # 15 minutes later
+    get_rate_limiter().clear(quarter_hour, *keys)  # 15 minutes later
     assert try_right_code(api, tokens, factor).status_code == 429
+
+
+def test_a_guesser_with_the_password_locks_out_their_own_address_not_the_owner(api, db, api_server):
+    owner = new_member(db)
+    factor = enrol(api, owner)
+    db.get(MfaFactor, uuid.UUID(factor["id"])).status = "verified"  # its codes still unused
+    db.commit()
+    guesser = sign_in_again(db, owner.email)  # has the password, not the phone
+    elsewhere = httpx.HTTPTransport(local_address="127.0.0.2")
+    with httpx.Client(base_url=api_server.url, transport=elsewhere, timeout=30) as other:
+        guess_wrong(other, guesser, factor, challenges=2)
+        locked_out = try_right_code(other, guesser, factor)
+
+    owner_signs_in = try_right_code(api, sign_in_again(db, owner.email), factor)
+
+    assert (locked_out.status_code, error_code(locked_out)) == (429, "over_request_rate_limit")
+    assert 0 < int(locked_out.headers["Retry-After"]) <= 15 * 60
+    assert owner_signs_in.status_code == 200
 
 
 def test_two_simultaneous_verifications_of_one_code_let_one_through(api, db, api_server):

@@ -112,6 +112,21 @@ def test_tampered_tokens_are_treated_as_signed_out_without_an_error_page(page, a
     expect(page.get_by_text(messages.AUTH_SUBTITLE)).to_be_visible()
 
 
+def mails_to(app_server, address: str, seconds: float = 10.0) -> list:
+    """The mail the app wrote to ``address``: the server sends it while it answers, so
+    it may land a moment after the page said it was sent."""
+    deadline = time.monotonic() + seconds
+    while True:
+        mails = [
+            email.message_from_bytes(path.read_bytes())
+            for path in sorted((app_server.data_dir / "outbox").glob("*.eml"))
+        ]
+        mine = [mail for mail in mails if mail["To"] == address]
+        if mine or time.monotonic() > deadline:
+            return mine
+        time.sleep(0.1)
+
+
 def test_forgot_password_mails_a_link_that_signs_in_with_the_new_password(
     page, new_context, app_server
 ):
@@ -130,11 +145,7 @@ def test_forgot_password_mails_a_link_that_signs_in_with_the_new_password(
     expect(page.get_by_text(messages.RECOVERY_EMAIL_SENT)).to_be_visible()
     wait_for_path(page, "/auth")
 
-    mails = [
-        email.message_from_bytes(path.read_bytes())
-        for path in sorted((app_server.data_dir / "outbox").glob("*.eml"))
-    ]
-    mine = [m for m in mails if m["To"] == address]
+    mine = mails_to(app_server, address)
     assert len(mine) == 1
     body = mine[0].get_payload(decode=True).decode()
     link = next(line for line in body.splitlines() if "/auth/reset?token=" in line).strip()

@@ -239,6 +239,7 @@ def test_a_rate_limited_edit_uses_no_free_edit_and_a_success_uses_one(
     with pytest.raises(DomainError) as refused:
         edit_stored_photo(db_factory, store, "v:remote")
     assert refused.value.message == messages.RATE_LIMIT_EXCEEDED
+    assert int(refused.value.headers["Retry-After"]) >= 1  # what a REST caller is told
     with db_factory() as db:
         assert service.edits_remaining(db, "v:remote") == constants.FREE_EDITS
 

@@ -99,6 +99,7 @@ def test_a_full_name_of_1_to_100_characters_after_trimming_is_kept(db, value, ke
     [
         ("", messages.FULL_NAME_REQUIRED),
         ("    ", messages.FULL_NAME_REQUIRED),
+        ("\x01\x07\x7f\u3164", messages.FULL_NAME_REQUIRED),
         (None, messages.FULL_NAME_REQUIRED),
         ("x" * 101, messages.FULL_NAME_TOO_LONG),
         (" " + "x" * 101 + " ", messages.FULL_NAME_TOO_LONG),

@@ -100,6 +100,7 @@ def test_a_blank_promo_code_is_stored_empty(db, make_member, promo):
     [
         ("", messages.PARTNER_DISPLAY_NAME_REQUIRED),
         ("   ", messages.PARTNER_DISPLAY_NAME_REQUIRED),
+        ("\x00\x08\x1f\u2028", messages.PARTNER_DISPLAY_NAME_REQUIRED),
         ("x" * 101, messages.PARTNER_DISPLAY_NAME_TOO_LONG),
     ],
 )

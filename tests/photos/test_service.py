@@ -73,7 +73,11 @@ def test_the_leaderboard_opt_in_needs_a_display_name(db, store):
     with pytest.raises(ValidationFailed) as raised:
         service.check_listing("   ", "bio")
     assert raised.value.message == messages.PLEASE_ENTER_DISPLAY_NAME
+    with pytest.raises(ValidationFailed) as only_controls:
+        service.check_listing("\x01\x07\r\n", "bio")
+    assert only_controls.value.message == messages.PLEASE_ENTER_DISPLAY_NAME
     assert service.check_listing("  Ada ", "  ") == ("Ada", None)
+    assert service.check_listing("Ada\nLovelace\u202e", None) == ("Ada Lovelace", None)
 
     uid = member(db, "lister")
     listing = service.check_listing("Ada", "Loves maths")

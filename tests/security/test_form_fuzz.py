@@ -10,6 +10,8 @@ service's documented normalisation says:
 * NUL and lone surrogates removed (``core.text.storable``: no database can hold them),
   and invisible direction controls ("Bob\u202eevil" would show as "Boblive");
   an Instagram handle loses its leading '@';
+* a name (a listing's, a partner's, an application's) is put on one line: control
+  characters become spaces, runs of spaces one; a name with nothing visible is missing;
 * the leaderboard listing's name and bio are cut to 50 and 200 characters, not refused;
 * a partner's short code keeps only A-Z and 0-9 (upper-cased), the promo code is
   upper-cased; a sign-up email is stored in its normalised, lower-cased form.
@@ -21,6 +23,7 @@ end-to-end tests, not here.
 
 from __future__ import annotations
 
+import unicodedata
 import uuid
 from collections.abc import Callable
 
@@ -139,12 +142,29 @@ DIRECTION_CONTROLS = {
 def trimmed(text: str) -> str:
     """What the services keep of a text field: no NUL, no lone surrogate, no direction
     control, no outer blanks."""
-    kept = (
+    return "".join(_kept(text)).strip()
+
+
+def _kept(text: str):
+    return (
         char
         for char in text
         if char != "\x00" and not 0xD800 <= ord(char) <= 0xDFFF and char not in DIRECTION_CONTROLS
     )
-    return "".join(kept).strip()
+
+
+#: What a name shows as a space: the control characters and the line separators.
+NAME_BREAKS = {*map(chr, range(0x20)), *map(chr, range(0x7F, 0xA0)), "\u2028", "\u2029"}
+#: Letters that draw nothing.
+BLANK_LETTERS = set("\u115f\u1160\u3164\uffa0\u2800\u180e")
+
+
+def named(text: str) -> str:
+    """What the services keep of a name: ``trimmed``, on one line with single spaces,
+    and nothing at all when no letter, digit, punctuation or symbol shows."""
+    one_line = " ".join("".join(" " if c in NAME_BREAKS else c for c in _kept(text)).split())
+    shows = any(unicodedata.category(c)[0] in "LNPS" and c not in BLANK_LETTERS for c in one_line)
+    return one_line if shows else ""
 
 
 # ---------------------------------------------------------------------------
@@ -201,7 +221,7 @@ def test_leaderboard_listing_name_and_bio(db_engine, listed, tmp_path, field, te
     if isinstance(outcome, DomainError):
         assert (saved.display_name, saved.bio) == (earlier.display_name, earlier.bio)
         return
-    name, bio = trimmed(form["display_name"]), trimmed(form["bio"]) or None
+    name, bio = named(form["display_name"]), trimmed(form["bio"]) or None
     assert saved.display_name == name[: photos.MAX_DISPLAY_NAME]
     assert saved.bio == (bio[: photos.MAX_BIO] if bio else None)
     assert rows(db_engine, Photo) == 1
@@ -280,6 +300,7 @@ def test_opportunity_application_fields(db_engine, field, text):
         return
     claim = stored(db_engine, OpportunityClaim, outcome.id)
     expected = {name: trimmed(value) for name, value in values.items()}
+    expected["full_name"] = named(values["full_name"])
     expected["instagram"] = expected["instagram"].removeprefix("@") or None
     expected["bio"] = expected["bio"] or None
     assert {name: getattr(claim, name) for name in expected} == expected
@@ -308,6 +329,7 @@ def test_verification_request_fields(db_engine, field, text):
         return
     saved = stored(db_engine, VerificationRequest, outcome.id)
     expected = {name: trimmed(value) or None for name, value in values.items()}
+    expected["full_name"] = named(values["full_name"])
     expected["instagram_handle"] = (expected["instagram_handle"] or "").removeprefix("@") or None
     assert {name: getattr(saved, name) for name in expected} == expected
 
@@ -329,7 +351,7 @@ def test_partner_application_fields(db_engine, field, text):
         assert rows(db_engine, PartnerAccount, PartnerAccount.user_id == member) == 0
         return
     account = stored(db_engine, PartnerAccount, outcome.id)
-    assert account.display_name == trimmed(values["display_name"])
+    assert account.display_name == named(values["display_name"])
     assert account.promo_code == trimmed(values["promo_code"]).upper()
     if partners.clean_code(values["short_code"]):
         assert account.code == partners.clean_code(values["short_code"])

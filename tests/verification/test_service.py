@@ -59,6 +59,7 @@ def test_the_socials_are_optional(db):
     ("changes", "field", "message"),
     [
         ({"full_name": "   "}, "full_name", messages.FULL_NAME_REQUIRED),
+        ({"full_name": "\x01\x07\x1b\u202e"}, "full_name", messages.FULL_NAME_REQUIRED),
         ({"full_name": "x" * 101}, "full_name", messages.FULL_NAME_TOO_LONG),
         ({"reason": None}, "reason", messages.VERIFICATION_REASON_REQUIRED),
         ({"reason": "x" * 1001}, "reason", messages.VERIFICATION_REASON_TOO_LONG),
