@@ -308,6 +308,8 @@ TITLE_REQUEST_VERIFICATION = "Request Verification"
 IMAGE_TOO_LARGE_DIMENSIONS = (
     "Image dimensions too large! Please upload a photo under 40 megapixels."
 )
+# An upload sent to something that takes none (only a forged request does).
+UPLOAD_NOT_TAKEN = "Nothing here takes an upload."
 
 # ---------------------------------------------------------------------------
 # Face analysis refusals. Added by the scoring
@@ -853,10 +855,9 @@ PROMO_CODE_FIELD = "Promo code"
 PROMO_CODE_PLACEHOLDER = "Partner promo code (optional)"
 PROMO_CODE_UNKNOWN = "This promo code is not valid. Check it, or leave the field empty."
 PROMO_CODE_OWN = "You can't use your own promo code."
+PROMO_CODE_OF_YOUR_REFERRAL = "You can't use the promo code of a partner you referred."
 PROMO_CODE_APPLIED = "Promo code {code} applied"
 
-PROMO_CODE_OF_YOUR_REFERRAL = "You can't use the promo code of a partner you referred."
-PROMO_CODE_OF_YOUR_REFERRAL = "You can't use the promo code of a partner you referred."
 # ---- server functions (/functions/v1) ----
 FUNCTION_NOT_FOUND = "Function not found"
 CHECKOUT_ONLY_FOR_YOURSELF = "You can only create a checkout for yourself"
@@ -947,7 +948,11 @@ PKCE_CHALLENGE_LENGTH = "code challenge has to be between 43 and 128 characters"
 FLOW_STATE_NOT_FOUND = "invalid flow state, no valid flow state found"
 FLOW_STATE_EXPIRED = "invalid flow state, flow state has expired"
 BAD_CODE_VERIFIER = "code challenge does not match previously saved code verifier"
-REAUTHENTICATION_NEEDED = "Password update requires reauthentication"
+CURRENT_PASSWORD_NEEDED = (
+    "Changing your email or password needs your current password (current_password), "
+    "or the code GET /reauthenticate mails you (nonce)"
+)
+CURRENT_PASSWORD_WRONG = "Your current password is incorrect"
 REAUTHENTICATION_NOT_VALID = "Nonce has expired or is invalid"
 SAME_PASSWORD = "New password should be different from the old password."
 EMAIL_EXISTS = "A user with this email address has already been registered"

@@ -105,6 +105,9 @@ class Settings:
     # The port `make run` serves on; the default public URL's port.
     port: str = _setting("3000")
     public_url: str = _setting(lambda read: f"http://localhost:{read['port']}", _url)
+    # The reverse proxies whose X-Forwarded-For is believed ("127.0.0.1, 10.0.0.0/8", or
+    # "*"); unset, nobody's: the connection's own address is the client (web/client_address).
+    forwarded_allow_ips: str = _setting("")
     access_token_ttl_seconds: int = _setting(3600, int)
     refresh_token_ttl_seconds: int = _setting(60 * 60 * 24 * 30, int)
     recovery_link_ttl_seconds: int = _setting(3600, int)

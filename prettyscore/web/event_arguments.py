@@ -38,7 +38,18 @@ contribute their own values (a checkbox's bool, or null) a TypedDict or ``dict``
 upload's ``list[rx.UploadFile]``; a drop zone's refusals ``list[str]``. A TypedDict form
 comes from ``typing_extensions`` (pydantic cannot read ``typing.TypedDict`` before
 Python 3.12). An argument without an annotation is not checked. Reflex's own internal
-states (hydration, client storage, frontend error reports) are left to Reflex.
+states (hydration, client storage) are left to Reflex; its frontend error report is
+checked like ours (two texts).
+
+The event's name is checked first, before Reflex looks it up. A forged event may name
+anything: a private method (``_apply_tokens``), a handler that does not exist, or
+``setvar`` (Reflex's generic setter, which every state has and no page of ours sends).
+Reflex ended each of those in a traceback in the log, and ``POST /_upload`` naming a
+handler that takes no upload answered 500, without sign-in. So an event whose name is
+not one a page can send is refused on the event socket (``refuse_events_no_page_sends``:
+nothing runs, one warning line with the name escaped, the generic error toast), and an
+upload to a handler that takes none is answered 400 before its body is read
+(``refuse_uploads_no_handler_takes``).
 """
 
 from __future__ import annotations
@@ -53,12 +64,16 @@ import reflex as rx
 from pydantic import BaseModel, ConfigDict, Field, ValidationError, create_model
 from reflex.event import Event
 from reflex.middleware import Middleware
-from reflex.state import BaseState, StateUpdate
+from reflex.state import BaseState, FrontendEventExceptionState, StateUpdate
+from reflex_base.event import resolve_upload_chunk_handler_param, resolve_upload_handler_param
 from reflex_base.event.processor.base_state_processor import _prepare_event_payload
 from reflex_base.registry import RegisteredEventHandler, RegistrationContext
 from reflex_base.utils import types as reflex_types
+from reflex_base.utils.exceptions import UploadTypeError, UploadValueError
+from starlette.responses import JSONResponse
 
 from prettyscore.core import messages
+from prettyscore.core.log_text import loggable
 
 log = logging.getLogger(__name__)
 
@@ -66,6 +81,13 @@ log = logging.getLogger(__name__)
 REFLEX_PACKAGE_PREFIX = "reflex"
 
 _CONFIG = ConfigDict(arbitrary_types_allowed=True, extra="forbid")
+
+#: Reflex's generic setter: every state has it as a handler; no page of ours sends it.
+GENERIC_SETTER = "setvar"
+UPLOAD_PATH = "/_upload"
+UPLOAD_HANDLER_HEADER = b"reflex-event-handler"
+#: The longest event name a refusal writes to the log.
+MAX_LOGGED_NAME_CHARS = 200
 
 
 class RefusedArguments(Exception):
@@ -158,7 +180,7 @@ class EventArgumentGuard(Middleware):
             return None
         handler = registered.handler
         try:
-            arguments = handler_arguments(handler)
+            arguments = _arguments_of(registered)
             if arguments is None:
                 if event.payload:
                     raise RefusedArguments(
@@ -178,7 +200,41 @@ class EventArgumentGuard(Middleware):
 
 
 def _guarded(registered: RegisteredEventHandler) -> bool:
-    return bool(registered.states) and is_app_state(registered.states[0])
+    """The app's handlers, and Reflex's one that takes a browser's error report: its
+    arguments are the sender's too, and a forged one ended in a traceback."""
+    if not registered.states:
+        return False
+    return is_app_state(registered.states[0]) or _is_error_report(registered)
+
+
+def _is_error_report(registered: RegisteredEventHandler) -> bool:
+    report = FrontendEventExceptionState.event_handlers["handle_frontend_exception"]
+    return registered.handler.fn is report.fn
+
+
+def _error_report_arguments() -> HandlerArguments:
+    """A browser's error report: its text, and React's component stack, which a browser
+    may leave out (Reflex's annotation says text; only the report's text is used)."""
+    model = create_model(
+        "Arguments of a browser's error report",
+        __config__=_CONFIG,
+        a0=(str, Field(..., alias="info")),
+        a1=(str | None, Field(None, alias="component_stack")),
+    )
+    return HandlerArguments(
+        qualname="FrontendEventExceptionState.handle_frontend_exception",
+        model=model,
+        fields={"info": "a0", "component_stack": "a1"},
+    )
+
+
+_ERROR_REPORT = _error_report_arguments()
+
+
+def _arguments_of(registered: RegisteredEventHandler) -> HandlerArguments | None:
+    if _is_error_report(registered):
+        return _ERROR_REPORT
+    return handler_arguments(registered.handler)
 
 
 def _refusal() -> StateUpdate:
@@ -188,3 +244,68 @@ def _refusal() -> StateUpdate:
 def guard_event_arguments(app: rx.App) -> None:
     """Check every event's arguments against its handler's annotations (module docstring)."""
     app.add_middleware(EventArgumentGuard())
+
+
+def browser_may_send(name: object) -> bool:
+    """Whether ``name`` is the full name of a handler a page can send: registered with
+    Reflex (private methods never are) and not the generic setter."""
+    if not isinstance(name, str) or name.rsplit(".", 1)[-1] == GENERIC_SETTER:
+        return False
+    return name in RegistrationContext.get().event_handlers
+
+
+def refuse_events_no_page_sends(app: rx.App) -> None:
+    """Refuse, on the event socket, every event whose name no page sends (module docstring).
+
+    Reflex's socket namespace takes each event in ``on_event`` and looks its name up only
+    when the event runs; the check goes in front of ``on_event``.
+    """
+    namespace = app.event_namespace
+    take_event = namespace.on_event
+
+    async def on_event(sid: str, data: Any) -> None:
+        name = data.get("name") if isinstance(data, dict) else None
+        if browser_may_send(name):
+            await take_event(sid, data)
+            return
+        log.warning("Refused an event no page sends: %s", loggable(name, MAX_LOGGED_NAME_CHARS))
+        if (token := namespace.sid_to_token.get(sid)) is not None:
+            await namespace.emit_update(_refusal(), token)
+
+    namespace.on_event = on_event
+
+
+def _takes_upload(name: str) -> bool:
+    """Whether the handler called ``name`` may be sent an upload (Reflex's own test: a
+    ``list[rx.UploadFile]`` argument, or a background handler's chunk iterator)."""
+    if not browser_may_send(name):
+        return False
+    handler = RegistrationContext.get().event_handlers[name].handler
+    resolve = (
+        resolve_upload_chunk_handler_param
+        if handler.is_background
+        else resolve_upload_handler_param
+    )
+    try:
+        resolve(handler)
+    except (UploadTypeError, UploadValueError):
+        return False
+    return True
+
+
+def refuse_uploads_no_handler_takes(app: Any) -> Any:
+    """Wrap the backend so ``POST /_upload`` to a handler that takes no upload is answered
+    400, before its body is read (``rx.App(api_transformer=...)``)."""
+
+    async def checked(scope, receive, send) -> None:
+        if scope["type"] == "http" and scope["path"] == UPLOAD_PATH:
+            names = [value for key, value in scope["headers"] if key == UPLOAD_HANDLER_HEADER]
+            name = names[0].decode("latin-1") if names else None
+            if name is not None and not _takes_upload(name):
+                log.warning("Refused an upload to %s", loggable(name, MAX_LOGGED_NAME_CHARS))
+                answer = JSONResponse({"detail": messages.UPLOAD_NOT_TAKEN}, status_code=400)
+                await answer(scope, receive, send)
+                return
+        await app(scope, receive, send)
+
+    return checked

@@ -18,6 +18,8 @@ from pathlib import Path
 import httpx
 import uvicorn
 
+from prettyscore.core.mail import wait_for_mail
+
 
 def free_port() -> int:
     with socket.socket() as probe:
@@ -29,7 +31,11 @@ def free_port() -> int:
 def serving(app, port: int | None = None) -> Iterator[str]:
     """Serve ``app`` on 127.0.0.1 until the block ends; yields its base URL."""
     port = port or free_port()
-    config = uvicorn.Config(app, host="127.0.0.1", port=port, log_level="warning", lifespan="off")
+    # As in production (Granian), the server believes no X-Forwarded-For: the app decides
+    # whom to believe (web/client_address.py), not uvicorn's default of 127.0.0.1.
+    config = uvicorn.Config(
+        app, host="127.0.0.1", port=port, log_level="warning", lifespan="off", proxy_headers=False
+    )
     server = uvicorn.Server(config)
     thread = threading.Thread(target=server.run, name=f"api-server-{port}", daemon=True)
     thread.start()
@@ -53,7 +59,9 @@ class Outbox:
         self.directory = directory
 
     def messages(self, to: str | None = None) -> list[EmailMessage]:
-        """Every message, oldest first, optionally only those to ``to``."""
+        """Every message, oldest first, optionally only those to ``to``: once the mail
+        the server (in this process) has handed to its mail threads is written."""
+        wait_for_mail()
         if not self.directory.exists():
             return []
         found = []
