@@ -10,6 +10,7 @@ import reflex as rx
 from starlette.applications import Starlette
 
 from prettyscore.accounts import pages as accounts_pages
+from prettyscore.accounts.state import serve_tabs_to_their_browser
 from prettyscore.admin import pages as admin_pages
 from prettyscore.api_app import rest_api
 from prettyscore.billing import pages as billing_pages
@@ -32,10 +33,16 @@ from prettyscore.photos.media_api import media_routes
 from prettyscore.scoring import pages as scoring_pages
 from prettyscore.site import pages as site_pages
 from prettyscore.ui.backend_errors import backend_exception_handler
+from prettyscore.ui.frontend_errors import frontend_exception_handler
 from prettyscore.verification import pages as verification_pages
 from prettyscore.video import pages as video_pages
 from prettyscore.web.browser_key import give_browser_key
-from prettyscore.web.event_arguments import guard_event_arguments
+from prettyscore.web.client_address import believe_trusted_proxies
+from prettyscore.web.event_arguments import (
+    guard_event_arguments,
+    refuse_events_no_page_sends,
+    refuse_uploads_no_handler_takes,
+)
 from prettyscore.web.filled_pages import serve_filled_pages
 from prettyscore.web.page_paths import serve_pages_without_redirect
 from prettyscore.web.security_headers import security_headers
@@ -46,6 +53,8 @@ app = rx.App(
     toaster=rx.toast.provider(duration=4500, close_button=True, position="top-center"),
     # An event that fails because PostgreSQL or Redis did not answer says so.
     backend_exception_handler=backend_exception_handler,
+    # A browser's error report is logged on one line, cut short, a few a minute.
+    frontend_exception_handler=frontend_exception_handler,
     api_transformer=[
         # Our own routes: stored photos, served only to those who may see them,
         # Stripe's signed payment events, and partners' referral links.
@@ -58,15 +67,24 @@ app = rx.App(
         serve_pages_without_redirect,
         # Upload bodies are cut off at the limit while they arrive.
         partial(limit_request_body, max_bytes=MAX_UPLOAD_BYTES),
+        # An upload to a handler that takes none is refused before its body is read.
+        refuse_uploads_no_handler_takes,
         # Every browser gets a key its tabs' states are bound to (web/browser_key.py).
         partial(give_browser_key, secure=get_settings().secure_cookies),
-        # Outermost: every answer says who may frame it and what it may load.
+        # Every answer says who may frame it and what it may load.
         partial(security_headers, public_url=get_settings().public_url),
+        # Outermost: the client is the connection, or whom a trusted proxy forwarded.
+        partial(believe_trusted_proxies, trusted=get_settings().forwarded_allow_ips),
     ],
 )
 app.register_lifespan_task(purge_visitor_media_forever)
 # Every event's arguments must match its handler's annotations, or it does not run.
 guard_event_arguments(app)
+# An event whose name no page sends (setvar, a private method, no handler) does not run.
+refuse_events_no_page_sends(app)
+# A tab's state is shown and used only by the browser it serves (a closed tab's token
+# read from elsewhere gets an empty tab).
+serve_tabs_to_their_browser(app)
 
 site_pages.register(app)
 accounts_pages.register(app)

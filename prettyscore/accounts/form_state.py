@@ -174,8 +174,8 @@ class AuthFormState(AccountFormState):
         return await self._signed_in(tokens, success_text)
 
     async def _signed_in(self, tokens: SessionTokens, success_text: str):
-        await self._apply_tokens(tokens)
-        return [rx.toast.success(success_text), rx.redirect(self._next_path())]
+        new_key = await self._sign_in(tokens)
+        return [*new_key, rx.toast.success(success_text), rx.redirect(self._next_path())]
 
 
 class ForgotPasswordState(AccountFormState):
@@ -209,5 +209,9 @@ class ResetPasswordState(AccountFormState):
         )
         if tokens is None:
             return refusal
-        await self._apply_tokens(tokens)
-        return [rx.toast.success(messages.PASSWORD_UPDATED), rx.redirect(routes.DASHBOARD)]
+        new_key = await self._sign_in(tokens)
+        return [
+            *new_key,
+            rx.toast.success(messages.PASSWORD_UPDATED),
+            rx.redirect(routes.DASHBOARD),
+        ]

@@ -373,6 +373,14 @@ def bind_browser(db: Session, browser_key: str, refresh_token: str) -> None:
     )
 
 
+def sign_in_browser(db: Session, old_key: str, new_key: str, refresh_token: str) -> None:
+    """Sign the browser in under the key that replaces its own at sign-in: the key it held
+    before, which a page of another port or another browser may have learnt, opens
+    nothing from now on."""
+    _unbind(db, old_key)
+    bind_browser(db, new_key, refresh_token)
+
+
 def renew_browser_session(db: Session, browser_key: str) -> SessionTokens | None:
     """New tokens for the session the browser is signed in to (its refresh token
     rotated on the server); None, and the browser unbound, when it has no open session."""

@@ -15,10 +15,16 @@ events ``load_session`` / ``require_user``, and ``sign_out``. Other states call
 
 from __future__ import annotations
 
+import json
 import secrets
+from typing import Any
 from urllib.parse import quote
 
 import reflex as rx
+from reflex.event import Event
+from reflex.middleware import Middleware
+from reflex.state import BaseState, State, UpdateVarsInternalState
+from reflex_base.registry import RegistrationContext
 
 from prettyscore.accounts import service
 from prettyscore.accounts.service import CurrentUser, SessionTokens
@@ -27,7 +33,7 @@ from prettyscore.core.db import run_in_session
 from prettyscore.core.media import MediaOwner
 from prettyscore.core.settings import get_settings
 from prettyscore.ui.guarded import guarded
-from prettyscore.web.browser_key import browser_key_from
+from prettyscore.web.browser_key import RENEW_PATH, browser_key_from, replacement
 
 _COOKIE_OPTIONS = {
     "path": "/",
@@ -70,8 +76,11 @@ class AuthState(rx.State):
     is_admin: bool = False
     session_checked: bool = False
     # The key of the browser this tab's state serves (web.browser_key): a socket that
-    # does not present it is never treated as this tab's member.
+    # does not present it is never treated as this tab's member, nor shown the tab.
     _browser_key: str = ""
+    # The key this tab's socket presented when signing in or out here replaced it: the
+    # socket keeps presenting it until it reconnects, with the new key.
+    _replaced_browser_key: str = ""
 
     @rx.var
     def email_short(self) -> str:
@@ -89,9 +98,8 @@ class AuthState(rx.State):
     async def _current_user(self) -> CurrentUser | None:
         """The signed-in user, renewing the tokens when needed; None when signed out, or
         when this event did not come from the browser this state serves."""
-        if not self._from_own_browser():
-            self._clear_tokens()  # whoever borrowed the tab's token gets nothing from it
-            self._browser_key = ""
+        if not await self._serve_only_own_browser():
+            self._clear_tokens()  # a socket without a key of ours gets nobody
             self.session_checked = True
             return None
         if self.retired_refresh_token:
@@ -113,13 +121,72 @@ class AuthState(rx.State):
 
     def _from_own_browser(self) -> bool:
         """Whether this event's socket carries the key of the browser this state serves
-        (the first event binds the state to its browser's key)."""
+        (the first event binds the state to its browser's key), or, until the socket
+        reconnects, the key that signing in or out in this tab replaced."""
         seen = browser_key_from(self.router.headers.cookie)
         if not seen:
             return False
         if not self._browser_key:
             self._browser_key = seen
-        return secrets.compare_digest(self._browser_key, seen)
+        if secrets.compare_digest(self._browser_key, seen):
+            self._replaced_browser_key = ""
+            return True
+        replaced = self._replaced_browser_key
+        return bool(replaced) and secrets.compare_digest(replaced, seen)
+
+    async def _serve_only_own_browser(self) -> bool:
+        """Whether this event's socket is the browser this tab's state serves. A state
+        serving another browser first drops everything it holds, in every state of the
+        tab, and then serves the socket's browser, as a new tab would: the token of a
+        closed tab, used from elsewhere, reads nothing of its member."""
+        if self._from_own_browser():
+            return True
+        if self._browser_key:
+            await self._forget_tab()
+        return self._from_own_browser()
+
+    async def _forget_tab(self, *, keep_browser_storage: bool = False) -> None:
+        """Drop what this tab's state holds (the member, photos, results, chats,
+        requests...): every state of the tab goes back to its defaults. With
+        ``keep_browser_storage``, the values of the browser's own cookies and storage
+        (its remembered email, its unsaved photos' key) are kept: it is the same
+        browser."""
+        tab = self._tab_state()
+        await _load_substates(tab)
+        kept = _browser_storage(tab) if keep_browser_storage else []
+        tab.reset()
+        for state, name, value in kept:
+            setattr(state, name, value)
+
+    def _tab_state(self) -> AuthState:
+        """The tab's ``AuthState``, parent of the states that hold a member's data."""
+        state: BaseState = self
+        while isinstance(state.parent_state, AuthState):
+            state = state.parent_state
+        return state  # type: ignore[return-value]
+
+    async def _sign_in(self, tokens: SessionTokens) -> list:
+        """Sign this browser in to a new session, under a new key: the refresh token is
+        bound to the new key on the server, the key the browser held before opens
+        nothing any more, and the access token is kept in the browser. Returns the
+        event that hands the new key to the browser. Nothing is applied for a socket
+        that does not present the key of the browser this state serves."""
+        if not self._from_own_browser():
+            return []
+        new_key, ticket = replacement(self._browser_key)
+        await run_in_session(
+            service.sign_in_browser, self._browser_key, new_key, tokens.refresh_token
+        )
+        self._show_tokens(tokens)
+        return [self._hand_over_key(new_key, ticket)]
+
+    def _hand_over_key(self, new_key: str, ticket: str):
+        """Serve the browser under ``new_key`` from now on, and have the browser fetch its
+        cookie with ``ticket`` (web.browser_key). This tab's socket presents the key it
+        replaced until it reconnects."""
+        self._replaced_browser_key = browser_key_from(self.router.headers.cookie)
+        self._browser_key = new_key
+        return rx.call_script(_fetch_key_script(ticket))
 
     async def _apply_tokens(self, tokens: SessionTokens) -> None:
         """Sign this browser in to a new session: its refresh token is bound to the
@@ -210,11 +277,75 @@ class AuthState(rx.State):
 
     @rx.event
     async def sign_out(self):
-        """Sign out this browser's session and go to /auth."""
-        if self._from_own_browser():
-            with guarded("Sign-out", messages.FAILED_TO_SIGN_OUT, refusals=False) as call:
-                await run_in_session(service.sign_out_browser, self._browser_key, self.access_token)
-            if call.failed:
-                return call.toast
+        """Sign out this browser's session, drop all this tab holds of the member, give
+        the browser a new key and go to /auth."""
+        signed_out = [rx.toast.success(messages.SIGNED_OUT), rx.redirect(routes.AUTH)]
+        if not await self._serve_only_own_browser():
+            await self._forget_tab()
+            return signed_out
+        with guarded("Sign-out", messages.FAILED_TO_SIGN_OUT, refusals=False) as call:
+            await run_in_session(service.sign_out_browser, self._browser_key, self.access_token)
+        if call.failed:
+            return call.toast
+        old_key = self._browser_key
+        await self._forget_tab(keep_browser_storage=True)
         self._clear_tokens()
-        return [rx.toast.success(messages.SIGNED_OUT), rx.redirect(routes.AUTH)]
+        return [self._hand_over_key(*replacement(old_key)), *signed_out]
+
+
+def _fetch_key_script(ticket: str) -> str:
+    """Script: hand ``ticket`` to the server, whose answer sets the browser's new key."""
+    return (
+        f"fetch({json.dumps(RENEW_PATH)},{{method:'POST',body:{json.dumps(ticket)},"
+        "credentials:'same-origin',keepalive:true}).catch(function(){})"
+    )
+
+
+async def _load_substates(state: BaseState) -> None:
+    """Load every state under ``state`` (with Redis, an event loads only its own)."""
+    for substate_class in state.get_substates():
+        substate = state.substates.get(substate_class.get_name())
+        if substate is None:
+            substate = await state.get_state(substate_class)
+        await _load_substates(substate)
+
+
+def _browser_storage(state: BaseState) -> list[tuple[BaseState, str, Any]]:
+    """The values of the browser's cookies and storage that ``state`` and the states
+    under it mirror: (state, var, value)."""
+    fields = state.get_fields()
+    found = [
+        (state, name, getattr(state, name))
+        for name in state.base_vars
+        if state._is_client_storage(fields[name])
+    ]
+    for substate in state.substates.values():
+        found += _browser_storage(substate)
+    return found
+
+
+def _shows_tab_state(event: Event) -> bool:
+    """Whether the event reads or writes the tab's own state: the hydrate (Reflex's
+    root state, which sends all of it), the client storage it writes, and the events of
+    ``AuthState`` and the states under it."""
+    registered = RegistrationContext.get().event_handlers.get(event.name)
+    if registered is None or not registered.states:
+        return False
+    owner = registered.states[0]
+    return owner is State or issubclass(owner, AuthState | UpdateVarsInternalState)
+
+
+class TabsServeTheirBrowser(Middleware):
+    """Before any handler runs, a tab's state serves only its own browser
+    (``AuthState._serve_only_own_browser``): Reflex answers a hydrate with the whole
+    stored state, before any handler of ours could check who is asking."""
+
+    async def preprocess(self, app: Any, state: BaseState, event: Event) -> None:
+        if _shows_tab_state(event):
+            auth = await state.get_state(AuthState)
+            await auth._serve_only_own_browser()
+
+
+def serve_tabs_to_their_browser(app: rx.App) -> None:
+    """Show each tab's state only to the browser it serves (``TabsServeTheirBrowser``)."""
+    app.add_middleware(TabsServeTheirBrowser())

@@ -18,7 +18,7 @@ from prettyscore.photos.media_api import ACCESS_COOKIE, viewer_id
 from prettyscore.photos.models import Photo
 from prettyscore.photos.service import SORTS
 from prettyscore.ui import early_photo
-from prettyscore.web.browser_key import BROWSER_COOKIE
+from prettyscore.web.browser_key import browser_key_from
 
 MY_PHOTOS_PHOTO = "my-photos"
 
@@ -44,7 +44,7 @@ def _requester_newest_photo(
 async def fill_my_photos(request: Request, page_html: str) -> str | None:
     """The page with the requester's newest photo shown, or None (a visitor, no photos)."""
     access_token = request.cookies.get(ACCESS_COOKIE)
-    browser_key = request.cookies.get(BROWSER_COOKIE)
+    browser_key = browser_key_from(request.headers.get("cookie"))
     if not (access_token or browser_key):
         return None
     url = await run_in_session(_requester_newest_photo, access_token, browser_key)

@@ -41,7 +41,7 @@ from prettyscore.core.media import (
     visitor_id,
 )
 from prettyscore.photos.models import Photo
-from prettyscore.web.browser_key import BROWSER_COOKIE
+from prettyscore.web.browser_key import browser_key_from
 
 ACCESS_COOKIE = "ps_access_token"
 VISITOR_COOKIE = "ps_visitor"
@@ -87,7 +87,7 @@ async def _visibility(request: Request, parsed: MediaKey) -> str | None:
         member_file_visibility,
         parsed,
         access_token=bearer_token(request) or request.cookies.get(ACCESS_COOKIE),
-        browser_key=request.cookies.get(BROWSER_COOKIE),
+        browser_key=browser_key_from(request.headers.get("cookie")),
     )
 
 

@@ -39,7 +39,8 @@ import httpx
 import wsproto
 import wsproto.events as ws_events
 
-from prettyscore.web.browser_key import BROWSER_COOKIE
+from prettyscore.web.browser_key import BROWSER_COOKIE, RENEW_PATH
+from tests.helpers.browser_keys import ticket_in
 
 #: Reflex's root state, the socket.io namespace, and the internal events a page sends.
 ROOT_STATE = "reflex___state____state"
@@ -255,8 +256,9 @@ class ReflexUser:
         self.metrics = metrics
         self.token = str(uuid.uuid4())
         # The key a browser holds in its HttpOnly cookie (prettyscore.web.browser_key):
-        # sent with the socket's handshake and uploads, kept across reconnects.
-        self.browser_key = uuid.uuid4().hex
+        # given by the server's first answer, replaced at sign-in, sent with the socket's
+        # handshake and uploads, kept across reconnects.
+        self.browser_key = ""
         self.storage: dict[str, Any] = {}
         self.state: dict[str, dict] = {}
         self.pathname = "/"
@@ -272,6 +274,7 @@ class ReflexUser:
     # -- connection ------------------------------------------------------------
     async def connect(self, path: str = "/", *, query=None, timeout: float = 30.0) -> float:
         """Open the socket as a page load does; returns the seconds until hydrated."""
+        await self._load_page()
         self._go_to(path, query)
         params = urllib.parse.urlencode({"token": self.token, "EIO": "4", "transport": "websocket"})
         started = time.monotonic()
@@ -303,6 +306,32 @@ class ReflexUser:
 
     def _cookie(self) -> str:
         return f"{BROWSER_COOKIE}={self.browser_key}"
+
+    async def _load_page(self) -> None:
+        """The page itself, fetched before its socket opens: a browser without a key is
+        given one by that answer."""
+        if self.browser_key:
+            return
+        async with httpx.AsyncClient(timeout=30) as client:
+            response = await client.get(f"{self.base_url}/")
+        self.browser_key = response.cookies.get(BROWSER_COOKIE, "")
+
+    async def take_new_key(self, update: dict) -> None:
+        """What the page does when signing in or out replaced the browser's key: post the
+        ticket it was sent and keep the key the answer sets."""
+        for event in update.get("events", []):
+            ticket = ticket_in(event.get("name", ""), event.get("payload") or {})
+            if not ticket:
+                continue
+            async with httpx.AsyncClient(timeout=30) as client:
+                response = await client.post(
+                    f"{self.base_url}{RENEW_PATH}",
+                    content=ticket,
+                    headers={"Origin": self.base_url, "Cookie": self._cookie()},
+                )
+            if response.status_code != 204:
+                raise DriverError(f"the new key was refused: HTTP {response.status_code}")
+            self.browser_key = response.cookies[BROWSER_COOKIE]
 
     def _go_to(self, path: str, query) -> None:
         """Where the tab is: ``path`` may carry a query string (``/auth?next=/x``), as a
@@ -577,7 +606,8 @@ async def sign_in(user: ReflexUser, email: str, password: str) -> None:
     await user.call("type email", "set_sign_in_email", {"value": email})
     form = {"form": {"__reflex_form_data__": [["email", email], ["password", password]]}}
     to_dashboard = has_event("_redirect", path="/dashboard")
-    await user.call("sign in", "submit_sign_in", form, until=to_dashboard)
+    signed_in = await user.call("sign in", "submit_sign_in", form, until=to_dashboard)
+    await user.take_new_key(signed_in)
 
 
 async def member_round(

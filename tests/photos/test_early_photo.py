@@ -23,7 +23,7 @@ from prettyscore.photos.early import MY_PHOTOS_PHOTO, fill_my_photos
 from prettyscore.photos.media_api import ACCESS_COOKIE
 from prettyscore.photos.models import Photo
 from prettyscore.ui import early_photo
-from prettyscore.web.browser_key import BROWSER_COOKIE
+from prettyscore.web.browser_key import BROWSER_COOKIE, issue_browser_key
 from tests.photos.test_media_api import app_settings  # noqa: F401  (the app's database)
 
 # The frame as the build prerenders it (React's markup of ``early_photo.frame``).
@@ -53,8 +53,12 @@ def served(cookies: dict[str, str]) -> str:
     return asyncio.run(call())
 
 
+_BROWSER_KEYS: dict = {}
+
+
 def browser_key_of(tokens) -> str:
-    return f"browser-of-{tokens.user_id}"
+    """The key the server gave the browser the session was opened in."""
+    return _BROWSER_KEYS.setdefault(tokens.user_id, issue_browser_key())
 
 
 def in_a_browser(db, tokens):

@@ -35,7 +35,7 @@ from prettyscore.photos.media_api import (
     media_routes,
 )
 from prettyscore.photos.models import Photo
-from prettyscore.web.browser_key import BROWSER_COOKIE
+from prettyscore.web.browser_key import BROWSER_COOKIE, issue_browser_key
 
 VISITOR_SECRET = "the-visitors-own-cookie-secret"
 
@@ -45,9 +45,13 @@ def cookies(**values: str) -> dict[str, str]:
     return {"Cookie": "; ".join(f"{name}={value}" for name, value in values.items())}
 
 
+_BROWSER_KEYS: dict = {}
+
+
 def browser_key_of(session_tokens) -> str:
-    """The key of the browser the session was opened in (bound by ``in_a_browser``)."""
-    return f"browser-of-{session_tokens.user_id}"
+    """The key the server gave the browser the session was opened in (bound by
+    ``in_a_browser``)."""
+    return _BROWSER_KEYS.setdefault(session_tokens.user_id, issue_browser_key())
 
 
 def in_a_browser(db, session_tokens):

@@ -19,7 +19,12 @@ from prettyscore.accounts.models import RefreshToken
 from prettyscore.accounts.state import AuthState
 from prettyscore.core import messages
 from prettyscore.core.db import session_scope
-from prettyscore.web.browser_key import BROWSER_COOKIE, browser_key_from, give_browser_key
+from prettyscore.web.browser_key import (
+    BROWSER_COOKIE,
+    SECURE_BROWSER_COOKIE,
+    browser_key_from,
+    give_browser_key,
+)
 from tests.fixtures.handlers import a_browser, as_user, call
 from tests.fixtures.people import member_session
 
@@ -161,12 +166,12 @@ def page(_request):
 def test_every_browser_gets_a_key_scripts_cannot_read():
     client = TestClient(give_browser_key(Starlette(routes=[Route("/", page)]), secure=True))
     given = client.get("/").headers["set-cookie"]
-    assert given.startswith(f"{BROWSER_COOKIE}=")
+    assert given.startswith(f"{SECURE_BROWSER_COOKIE}=")
     for attribute in ("HttpOnly", "SameSite=Lax", "Secure", "Path=/"):
         assert attribute in given
-    key = browser_key_from(given.split(";", 1)[0])
+    key = browser_key_from(given.split(";", 1)[0], secure=True)
     assert len(key) >= 40
-    again = client.get("/", headers={"Cookie": f"{BROWSER_COOKIE}={key}"})
+    again = client.get("/", headers={"Cookie": f"{SECURE_BROWSER_COOKIE}={key}"})
     assert "set-cookie" not in again.headers  # kept, not replaced
 
 

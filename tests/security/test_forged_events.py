@@ -54,7 +54,7 @@ from prettyscore.editor.state import EditorState
 from prettyscore.partners.models import PartnerAccount
 from prettyscore.partners.state import PartnerApplyState
 from prettyscore.scoring.state import ScoreState
-from prettyscore.web.browser_key import BROWSER_COOKIE
+from prettyscore.web.browser_key import BROWSER_COOKIE, issue_browser_key
 from prettyscore.web.event_arguments import handler_arguments
 from tests.security.authorisation_world import (
     PASSWORD,
@@ -220,7 +220,7 @@ def router_data(token: str, path: str = "/") -> dict:
         "query": {},
         "token": token,
         "sid": f"sid-{token}",
-        "headers": {"cookie": f"{BROWSER_COOKIE}=the-test-browser", "user-agent": "pytest"},
+        "headers": {"cookie": f"{BROWSER_COOKIE}={issue_browser_key()}", "user-agent": "pytest"},
         "ip": "127.0.0.1",
     }
 
