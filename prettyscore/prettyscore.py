@@ -46,6 +46,7 @@ from prettyscore.web.event_arguments import (
 from prettyscore.web.filled_pages import serve_filled_pages
 from prettyscore.web.page_paths import serve_pages_without_redirect
 from prettyscore.web.security_headers import security_headers
+from prettyscore.web.state_locks import release_cancelled_locks
 from prettyscore.web.upload_limits import limit_request_body
 
 # The theme (Radix, pink accent) is set on the Radix plugin in rxconfig.py.
@@ -78,6 +79,8 @@ app = rx.App(
     ],
 )
 app.register_lifespan_task(purge_visitor_media_forever)
+# With Redis, an event cancelled while taking its tab's state lock does not leave it held.
+release_cancelled_locks(app)
 # Every event's arguments must match its handler's annotations, or it does not run.
 guard_event_arguments(app)
 # An event whose name no page sends (setvar, a private method, no handler) does not run.
