@@ -36,6 +36,9 @@ FAILED_TO_READ_IMAGE = "Failed to read image file"
 FILE_TOO_LARGE = "File too large! Please upload an image under 10MB."
 PLEASE_UPLOAD_PHOTO_FIRST = "Please upload a photo first!"
 CAMERA_COMING_SOON = "Camera feature coming soon!"
+# Our own copy: a click that has gone NO_ANSWER_SECONDS without an answer (ui.server_wait).
+NO_ANSWER_YET = "No answer from the server yet. Check your connection, then try again."
+TRY_AGAIN = "Try again"
 
 # ---------------------------------------------------------------------------
 # Results, saving, leaderboard opt-in

@@ -10,7 +10,7 @@ from prettyscore.editing import components as edit_controls
 from prettyscore.editing.presets import UPSCALE_PROMPT
 from prettyscore.leaderboard.components import entry_fields
 from prettyscore.scoring import body_pages
-from prettyscore.scoring.state import RESULTS_PHOTO, UPLOAD_PAGE_ID, ScoreState
+from prettyscore.scoring.state import RESULTS_PHOTO, SCORE_WAIT, UPLOAD_PAGE_ID, ScoreState
 from prettyscore.ui import early_photo, styles
 from prettyscore.ui.celebration import confetti
 from prettyscore.ui.comparison import before_after_slider, photo_frame
@@ -75,16 +75,25 @@ def _drop_zone() -> rx.Component:
 
 def _get_score_button(**props) -> rx.Component:
     """'Get My Score!' (the server says 'Please upload a photo first!' without a photo;
-    while a photo is still arriving the button waits for it)."""
-    props.setdefault("loading", _PHOTO_ARRIVING)
-    props.setdefault("disabled", _PHOTO_ARRIVING)
-    return icon_button(
-        "sparkles",
-        rx.cond(ScoreState.analyzing, messages.ANALYZING, messages.GET_MY_SCORE),
-        size="3",
-        style=styles.GRADIENT_BUTTON,
-        on_click=ScoreState.analyse,
-        **props,
+    while a photo is still arriving the button waits for it). Busy from the click; when
+    no answer comes, a notice under it says so and offers to try again."""
+    sent = SCORE_WAIT.pending.value
+    busy = SCORE_WAIT.busy(ScoreState.analyzing)
+    return rx.vstack(
+        icon_button(
+            "sparkles",
+            rx.cond(busy, messages.ANALYZING, messages.GET_MY_SCORE),
+            size="3",
+            style=styles.GRADIENT_BUTTON,
+            on_click=[SCORE_WAIT.start(), ScoreState.analyse],
+            on_mount=SCORE_WAIT.reset(),
+            loading=_PHOTO_ARRIVING | (sent & ~ScoreState.analyzing),
+            disabled=props.pop("disabled", _PHOTO_ARRIVING) | sent,
+            **props,
+        ),
+        SCORE_WAIT.no_answer_notice(ScoreState.analyzing, retry=ScoreState.analyse),
+        align="center",
+        spacing="2",
     )
 
 

@@ -29,6 +29,7 @@ from prettyscore.photos import service as photos_service
 from prettyscore.ui import ai_edit, early_photo
 from prettyscore.ui.explanation import ExplanationNote, explanation_notes
 from prettyscore.ui.guarded import guarded
+from prettyscore.ui.server_wait import ServerWait
 from prettyscore.ui.share import share_text
 from prettyscore.ui.upload_watch import UploadProgress
 
@@ -39,6 +40,8 @@ RESULTS_PHOTO = "results"
 PROGRESS_TICK_SECONDS = 0.15
 #: How long 'Get My Score!' waits for a photo still on its way before giving up.
 UPLOAD_WAIT_SECONDS = 120.0
+#: 'Get My Score!' is busy from the click, and says so when no answer comes.
+SCORE_WAIT = ServerWait("score")
 
 
 def _render_card(result: ScoreResult) -> bytes:
@@ -172,14 +175,21 @@ class ScoreState(UploadProgress, AuthState):
     @rx.event(background=True)
     async def analyse(self):
         """'Get My Score!': analyse on a worker thread, showing progress for at least the
-        documents' analysis time, then open /results."""
+        documents' analysis time, then open /results. Every outcome ends the browser's
+        wait (``SCORE_WAIT``); a repeated click never analyses the photo twice."""
+        outcome = await self._analyse()
+        return [SCORE_WAIT.answered(), *(outcome or [])]
+
+    async def _analyse(self) -> list | None:
         if not await self._wait_for_upload():
             return None
         async with self:
-            if self.analyzing:
+            if self.analyzing:  # a repeat of a click whose analysis is under way
                 return None
             if not self._staged_key:
-                return rx.toast.error(messages.PLEASE_UPLOAD_PHOTO_FIRST)
+                return [rx.toast.error(messages.PLEASE_UPLOAD_PHOTO_FIRST)]
+            if self.has_result and self._result.get("image_key") == self._staged_key:
+                return [rx.redirect(routes.RESULTS)]  # a repeat of a click already answered
             key, self.analyzing, self.progress = self._staged_key, True, 3
         work = asyncio.create_task(photo_work(scoring.score_staged_photo, get_media_store(), key))
         await self._show_progress(work)
@@ -188,7 +198,7 @@ class ScoreState(UploadProgress, AuthState):
         if call.failed:
             async with self:
                 self.analyzing, self.progress = False, 0
-            return call.toast
+            return [call.toast]
         async with self:
             self._show_result(result)
             self.analyzing, self.progress = False, 100
