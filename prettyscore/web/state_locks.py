@@ -110,7 +110,9 @@ class ReleasingStateManagerRedis(StateManagerRedis):
             )
             return
         if released:
-            log.info("%s: released the state lock of cancelled %s", _tab(lock_key), _event(lock_id))
+            # Rare, and each one was a tab stalled for the lock's lifetime: worth a line.
+            tab, event = _tab(lock_key), _event(lock_id)
+            log.warning("%s: released the state lock of cancelled %s", tab, event)
             self._notify_next_waiter(lock_key)
 
     async def close(self):

@@ -122,7 +122,7 @@ def test_a_cancelled_event_leaves_no_lock_and_the_tabs_next_event_gets_its_state
             taken = await _held_by(manager, lock_key, ANALYSE)
         return freed, taken
 
-    with caplog.at_level(logging.INFO, logger="prettyscore.web.state_locks"):
+    with caplog.at_level(logging.WARNING, logger="prettyscore.web.state_locks"):
         freed, taken = _run_with(ReleasingStateManagerRedis, redis_client_url, scenario)
     assert freed
     assert taken
