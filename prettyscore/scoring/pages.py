@@ -10,7 +10,13 @@ from prettyscore.editing import components as edit_controls
 from prettyscore.editing.presets import UPSCALE_PROMPT
 from prettyscore.leaderboard.components import entry_fields
 from prettyscore.scoring import body_pages
-from prettyscore.scoring.state import RESULTS_PHOTO, SCORE_WAIT, UPLOAD_PAGE_ID, ScoreState
+from prettyscore.scoring.state import (
+    RESULTS_PHOTO,
+    SAVE_WAIT,
+    SCORE_WAIT,
+    UPLOAD_PAGE_ID,
+    ScoreState,
+)
 from prettyscore.ui import early_photo, styles
 from prettyscore.ui.celebration import confetti
 from prettyscore.ui.comparison import before_after_slider, photo_frame
@@ -278,19 +284,31 @@ def _custom_edit() -> rx.Component:
     )
 
 
+def _save_button() -> rx.Component:
+    """'Save to My Photos': busy from the click; says so when no answer comes."""
+    return rx.vstack(
+        icon_button(
+            "bookmark",
+            "Save to My Photos",
+            size="3",
+            style=styles.GRADIENT_BUTTON,
+            on_click=[SAVE_WAIT.start(), ScoreState.save_photo],
+            on_mount=SAVE_WAIT.reset(),
+            loading=SAVE_WAIT.pending.value,
+        ),
+        SAVE_WAIT.no_answer_notice(rx.Var.create(False), retry=ScoreState.save_photo),
+        align="center",
+        spacing="2",
+    )
+
+
 def _save_or_sign_in() -> rx.Component:
     return rx.cond(
         ScoreState.signed_in,
         rx.cond(
             ScoreState.saved,
             icon_button("check", "Saved", size="3", variant="soft", disabled=True),
-            icon_button(
-                "bookmark",
-                "Save to My Photos",
-                size="3",
-                style=styles.GRADIENT_BUTTON,
-                on_click=ScoreState.save_photo,
-            ),
+            _save_button(),
         ),
         icon_button(
             "log-in",

@@ -42,6 +42,8 @@ PROGRESS_TICK_SECONDS = 0.15
 UPLOAD_WAIT_SECONDS = 120.0
 #: 'Get My Score!' is busy from the click, and says so when no answer comes.
 SCORE_WAIT = ServerWait("score")
+#: 'Save to My Photos' likewise (saving a result twice keeps it once).
+SAVE_WAIT = ServerWait("save")
 
 
 def _render_card(result: ScoreResult) -> bytes:
@@ -272,8 +274,10 @@ class ScoreState(UploadProgress, AuthState):
 
     @rx.event
     async def save_photo(self):
-        """Save to My Photos (members only; visitors are asked to sign in and come back)."""
-        return await self._save(listing=None, success=messages.PHOTO_SAVED)
+        """Save to My Photos (members only; visitors are asked to sign in and come back).
+        Every outcome ends the browser's wait (``SAVE_WAIT``)."""
+        outcome = await self._save(listing=None, success=messages.PHOTO_SAVED)
+        return [SAVE_WAIT.answered(), *(outcome if isinstance(outcome, list) else [outcome])]
 
     @rx.event
     async def join_leaderboard(self, form: dict[str, str]):

@@ -15,10 +15,22 @@ import threading
 
 import pytest
 from playwright.sync_api import expect
+from sqlmodel import select
 
 from prettyscore.core import messages
+from prettyscore.photos.models import Photo
 from prettyscore.ui.server_wait import NO_ANSWER_SECONDS
-from tests.e2e.flows import astronaut_jpeg, choose_on_upload_page, open_page, see_the_score
+from tests.e2e.flows import (
+    astronaut_jpeg,
+    choose_on_upload_page,
+    member_id,
+    new_member,
+    open_page,
+    score_photo,
+    see_the_score,
+    with_app_database,
+)
+from tests.e2e.test_phone_layout import measure
 
 pytestmark = pytest.mark.e2e
 
@@ -26,31 +38,43 @@ ANALYSE_EVENT = "score_state.analyse"
 
 
 class HeldClicks:
-    """The page's event socket, holding back the frames of one event until released."""
+    """The page's event sockets, holding back one event's frames while ``holding``; each
+    held frame goes, when released, to the server connection of the socket it came on."""
 
-    def __init__(self, event: str):
+    def __init__(self, event: str, *, holding: bool = True):
         self.event = event
-        self.held: list[str] = []
-        self.holding = True
-        self._server = None
+        self.holding = holding
+        self.held: list[tuple[object, str]] = []
         self._lock = threading.Lock()
 
     def route(self, socket) -> None:
-        self._server = socket.connect_to_server()
-        socket.on_message(self._from_page)
+        server = socket.connect_to_server()
 
-    def _from_page(self, message) -> None:
-        with self._lock:
-            if self.holding and isinstance(message, str) and self.event in message:
-                self.held.append(message)
-                return
-        self._server.send(message)
+        def from_page(message) -> None:
+            with self._lock:
+                if self.holding and isinstance(message, str) and self.event in message:
+                    self.held.append((server, message))
+                    return
+            server.send(message)
+
+        socket.on_message(from_page)
 
     def release(self) -> None:
         with self._lock:
             self.holding = False
-            for message in self.held:
-                self._server.send(message)
+            for server, message in self.held:
+                server.send(message)
+
+
+def expect_no_answer_notice(page, name: str):
+    """The notice under the button: not shown at once, then shown with its words."""
+    notice = page.get_by_test_id(f"no-answer-{name}")
+    expect(notice).to_be_attached()
+    expect(notice).to_be_hidden()  # not before NO_ANSWER_SECONDS
+    expect(notice.get_by_text(messages.NO_ANSWER_YET)).to_be_visible(
+        timeout=(NO_ANSWER_SECONDS + 5) * 1000
+    )
+    return notice
 
 
 def visitor_files(app_server) -> list:
@@ -71,12 +95,7 @@ def test_an_unanswered_click_says_so_and_trying_again_scores_the_photo_once(
     page.get_by_role("button", name=messages.GET_MY_SCORE).click()
     # Busy at once, though the server has heard nothing.
     expect(page.get_by_role("button", name=messages.ANALYZING)).to_be_disabled(timeout=1000)
-    notice = page.get_by_test_id("no-answer-score")
-    expect(notice).to_be_attached()
-    expect(notice).to_be_hidden()  # not before NO_ANSWER_SECONDS
-    expect(notice.get_by_text(messages.NO_ANSWER_YET)).to_be_visible(
-        timeout=(NO_ANSWER_SECONDS + 5) * 1000
-    )
+    notice = expect_no_answer_notice(page, "score")
     notice.get_by_role("button", name=messages.TRY_AGAIN).click()
     assert len(clicks.held) == 2  # the click and its retry, both held back
 
@@ -105,3 +124,29 @@ def test_a_repeated_click_after_the_answer_shows_the_same_result_without_a_secon
     see_the_score(page)
     assert score.inner_text() == first
     assert visitor_files(app_server) == files_after_first
+
+
+def test_an_unanswered_save_on_a_phone_says_so_and_trying_again_keeps_the_photo_once(
+    new_context, app_server, tmp_path
+):
+    page = new_context(viewport=(390, 800)).new_page()
+    clicks = HeldClicks("score_state.save_photo", holding=False)
+    page.route_web_socket(re.compile(r"/_event"), clicks.route)
+    address = new_member(page, app_server.base_url, "saver")
+    score_photo(page, app_server.base_url, astronaut_jpeg(tmp_path))
+
+    clicks.holding = True
+    page.get_by_role("button", name="Save to My Photos").click()
+    expect(page.get_by_role("button", name="Save to My Photos")).to_be_disabled(timeout=1000)
+    notice = expect_no_answer_notice(page, "save")
+    layout = measure(page)
+    assert layout["scroll"] <= layout["inner"], layout["found"]
+    notice.get_by_role("button", name=messages.TRY_AGAIN).click()
+    assert len(clicks.held) == 2
+
+    clicks.release()
+    expect(page.get_by_role("button", name="Saved")).to_be_disabled()
+    expect(notice).to_have_count(0)
+    with with_app_database(app_server) as db:
+        owner = member_id(db, address)
+        assert len(db.exec(select(Photo).where(Photo.user_id == owner)).all()) == 1
