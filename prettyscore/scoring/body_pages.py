@@ -10,7 +10,12 @@ from prettyscore.analysis.kinds import FEET, HANDS, PET
 from prettyscore.core import messages, routes
 from prettyscore.gates.components import feature_gate
 from prettyscore.scoring.body_service import FEATURES, RESULTS_ROUTES, UPLOAD_ROUTES
-from prettyscore.scoring.body_state import CAMERA_UPLOAD_ID, GALLERY_UPLOAD_ID, BodyScoreState
+from prettyscore.scoring.body_state import (
+    BODY_SCORE_WAIT,
+    CAMERA_UPLOAD_ID,
+    GALLERY_UPLOAD_ID,
+    BodyScoreState,
+)
 from prettyscore.ui import styles
 from prettyscore.ui.celebration import confetti
 from prettyscore.ui.comparison import photo_frame
@@ -82,15 +87,24 @@ def _row(*children: rx.Component) -> rx.Component:
 def _score_button(kind: str, **props) -> rx.Component:
     """'Get My Score!' ('Analyzing...' while the analysis runs; without a photo the
     server answers 'Please upload a photo first'; while a photo is still arriving the
-    button waits for it)."""
-    props.setdefault("loading", State.uploading)
-    return icon_button(
-        "sparkles",
-        rx.cond(State.analyzing, messages.ANALYZING, SCORE_BUTTONS[kind]),
-        size="3",
-        style=styles.GRADIENT_BUTTON,
-        on_click=State.analyse,
-        **props,
+    button waits for it). Busy from the click; when no answer comes, a notice under it
+    says so and offers to try again."""
+    sent = BODY_SCORE_WAIT.pending.value
+    return rx.vstack(
+        icon_button(
+            "sparkles",
+            rx.cond(BODY_SCORE_WAIT.busy(State.analyzing), messages.ANALYZING, SCORE_BUTTONS[kind]),
+            size="3",
+            style=styles.GRADIENT_BUTTON,
+            on_click=[BODY_SCORE_WAIT.start(), State.analyse],
+            on_mount=BODY_SCORE_WAIT.reset(),
+            loading=State.uploading | (sent & ~State.analyzing),
+            disabled=props.pop("disabled", State.uploading) | sent,
+            **props,
+        ),
+        BODY_SCORE_WAIT.no_answer_notice(State.analyzing, retry=State.analyse),
+        align="center",
+        spacing="2",
     )
 
 

@@ -28,6 +28,7 @@ from prettyscore.gates.state import FeatureGateState
 from prettyscore.scoring import body_service
 from prettyscore.scoring.body_service import FEATURES, RESULTS_ROUTES, UPLOAD_ROUTES
 from prettyscore.ui.guarded import guarded
+from prettyscore.ui.server_wait import ServerWait
 from prettyscore.ui.upload_watch import UploadProgress
 
 GALLERY_UPLOAD_ID = "body_gallery"
@@ -36,6 +37,8 @@ CHECK_LINES = 3
 TICK_SECONDS = 0.15
 #: How long 'Get My Score!' waits for a photo still on its way before giving up.
 UPLOAD_WAIT_SECONDS = 120.0
+#: 'Get My Score!' of feet, hands and pets: busy from the click, says when no answer comes.
+BODY_SCORE_WAIT = ServerWait("body_score")
 
 
 class BodyScoreState(UploadProgress, AuthState):
@@ -161,7 +164,12 @@ class BodyScoreState(UploadProgress, AuthState):
     @rx.event(background=True)
     async def analyse(self):
         """'Get My Score!': analyse on a worker thread while the check lines tick for at
-        least the analysis wait, then open the kind's results page."""
+        least the analysis wait, then open the kind's results page. Every outcome ends
+        the browser's wait (``BODY_SCORE_WAIT``); a repeat while it runs is ignored."""
+        outcome = await self._analyse()
+        return [BODY_SCORE_WAIT.answered(), *(outcome if isinstance(outcome, list) else [outcome])]
+
+    async def _analyse(self):
         if not await self._wait_for_upload():
             return None
         async with self:
