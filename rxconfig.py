@@ -8,8 +8,12 @@ from prettyscore.core.settings import get_settings
 from prettyscore.ui.paint_first import PaintFirstPlugin
 from prettyscore.ui.theme import theme_plugin
 from prettyscore.web.security_headers import allowed_origins
+from prettyscore.web.serving import respawn_failed_workers
 
 settings = get_settings()
+
+# A web worker that crashes is replaced; the others go on serving (web/serving.py).
+respawn_failed_workers()
 
 # Reflex's own upload folder is served to anyone at /_upload; we never store user photos
 # there (they go to MEDIA_DIR behind our own route), but keep the folder out of the tree.

@@ -289,3 +289,32 @@ def running_app(
             yield server
         finally:
             stop(server)
+
+
+def _children(pid: int) -> list[int]:
+    """The live (not zombie) child processes of ``pid``, from /proc."""
+    found = []
+    for entry in Path("/proc").iterdir():
+        if not entry.name.isdigit():
+            continue
+        try:
+            fields = (entry / "stat").read_text().rsplit(")", 1)[1].split()
+        except OSError:
+            continue
+        if int(fields[1]) == pid and fields[0] != "Z":
+            found.append(int(entry.name))
+    return sorted(found)
+
+
+def granian_workers(server: AppServer) -> list[int]:
+    """The pids of the app's Granian workers: the children of ``reflex run`` (Granian's
+    main process in production), leaving out multiprocessing's resource tracker."""
+    workers = []
+    for pid in _children(server.process.pid):
+        try:
+            command = Path(f"/proc/{pid}/cmdline").read_bytes()
+        except OSError:
+            continue
+        if b"resource_tracker" not in command:
+            workers.append(pid)
+    return workers
