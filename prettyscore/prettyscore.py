@@ -46,6 +46,7 @@ from prettyscore.web.event_arguments import (
 from prettyscore.web.filled_pages import serve_filled_pages
 from prettyscore.web.page_paths import serve_pages_without_redirect
 from prettyscore.web.security_headers import security_headers
+from prettyscore.web.socket_owners import keep_tabs_across_worker_crashes
 from prettyscore.web.state_locks import release_cancelled_locks
 from prettyscore.web.upload_limits import limit_request_body
 
@@ -81,6 +82,8 @@ app = rx.App(
 app.register_lifespan_task(purge_visitor_media_forever)
 # With Redis, an event cancelled while taking its tab's state lock does not leave it held.
 release_cancelled_locks(app)
+# With Redis, a tab whose worker crashed keeps its token and state on another worker.
+keep_tabs_across_worker_crashes(app)
 # Every event's arguments must match its handler's annotations, or it does not run.
 guard_event_arguments(app)
 # An event whose name no page sends (setvar, a private method, no handler) does not run.
