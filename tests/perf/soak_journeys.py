@@ -49,14 +49,16 @@ KINDS = (VISITOR, MEMBER, CHAT)
 
 @dataclasses.dataclass
 class Lost:
-    """Where a journey was lost, and what the page showed at that moment."""
+    """Where a journey was lost (or a step still waited after SLOW_SECONDS), and what
+    the page showed at that moment."""
 
     step: str
     after_seconds: float
-    reason: str  # "timeout" (nothing shown) or the error, e.g. a navigation refused
+    reason: str  # "timeout" (nothing shown), "slow", or the error (a navigation refused)
     url: str = ""
     toasts: list[str] = dataclasses.field(default_factory=list)
     token: str = ""  # the tab's Reflex token: its state's key, in the server's log
+    locks: list[str] = dataclasses.field(default_factory=list)  # its state locks in Redis
     screenshot: str = ""
 
 
@@ -68,6 +70,7 @@ class Journey:
     ended: float = 0.0
     steps: list[tuple[str, float]] = dataclasses.field(default_factory=list)
     lost: Lost | None = None
+    slow: list[Lost] = dataclasses.field(default_factory=list)  # looks at slow steps
 
 
 class JourneyLost(Exception):
@@ -86,43 +89,61 @@ class Budget:
         return max(1.0, 1000 * (self.deadline - time.monotonic()))
 
 
-class Recorder:
-    """Times a journey's steps; turns a step's failure into a JourneyLost."""
+#: Given a tab's token, its state locks in Redis as text ("<key> expires in <ms> ms").
+LockProbe = Callable[[str], Awaitable[list[str]]]
 
-    def __init__(self, journey: Journey, shots: Path | None):
+
+class Recorder:
+    """Times a journey's steps; turns a step's failure into a JourneyLost. A step still
+    waiting after SLOW_SECONDS gets a look too (its page, toasts and the tab's locks)."""
+
+    def __init__(self, journey: Journey, shots: Path | None, locks: LockProbe | None):
         self.journey = journey
         self.shots = shots
+        self.locks = locks
 
     @contextlib.asynccontextmanager
     async def step(self, name: str, page: Page) -> AsyncIterator[Budget]:
         started = time.monotonic()
+        watch = asyncio.create_task(self._look_when_slow(name, page, started))
         try:
             yield Budget(started)
         except Exception as error:
             seconds = time.monotonic() - started
             reason = "timeout" if _is_timeout(error) else short_error(error)
             lost = Lost(name, seconds, reason)
-            await self._describe(lost, page)
+            await self._describe(lost, page, screenshot=True)
             raise JourneyLost(lost) from error
+        finally:
+            watch.cancel()
         self.journey.steps.append((name, time.monotonic() - started))
 
-    async def _describe(self, lost: Lost, page: Page) -> None:
-        """What the page shows when the journey is lost (each look bounded: the page may
-        be gone with its server)."""
-        lost.url = page.url
+    async def _look_when_slow(self, name: str, page: Page, started: float) -> None:
+        await asyncio.sleep(SLOW_SECONDS)
+        look = Lost(name, time.monotonic() - started, "slow")
+        self.journey.slow.append(look)
+        await self._describe(look, page, screenshot=False)
+
+    async def _describe(self, look: Lost, page: Page, *, screenshot: bool) -> None:
+        """What the page shows (each look bounded: the page may be gone with its
+        server)."""
+        look.url = page.url
         with contextlib.suppress(Exception):
-            lost.toasts = [
+            look.toasts = [
                 " ".join(text.split())[:120]
                 for text in await asyncio.wait_for(page.locator(TOASTS).all_inner_texts(), 3)
             ]
         with contextlib.suppress(Exception):
             script = "window.sessionStorage.getItem('token')"
-            lost.token = await asyncio.wait_for(page.evaluate(script), 3) or ""
-        if self.shots is not None:
+            look.token = await asyncio.wait_for(page.evaluate(script), 3) or ""
+        if self.locks is not None and look.token:
+            with contextlib.suppress(Exception):
+                look.locks = await asyncio.wait_for(self.locks(look.token), 3)
+        if screenshot and self.shots is not None:
             path = self.shots / f"journey-{self.journey.index:04d}-{self.journey.kind}.png"
             with contextlib.suppress(Exception):
                 await asyncio.wait_for(page.screenshot(path=str(path), timeout=5_000), 6)
-                lost.screenshot = str(path)
+                look.screenshot = str(path)
 
 
 def _is_timeout(error: BaseException) -> bool:
@@ -250,10 +271,11 @@ async def run_journey(
     photo: Path,
     people: dict,
     shots: Path | None,
+    locks: LockProbe | None = None,
 ) -> Journey:
     """Run one journey in fresh browser contexts (closed after it): the journey, with
     its steps' durations, and ``lost`` set if a step showed nothing in time."""
-    rec = Recorder(journey, shots)
+    rec = Recorder(journey, shots, locks)
     contexts: list[BrowserContext] = []
 
     async def new_page() -> Page:

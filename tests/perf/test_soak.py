@@ -42,6 +42,7 @@ import time
 from pathlib import Path
 
 import pytest
+import redis as redis_client
 from playwright.async_api import Browser, async_playwright
 
 from tests.conftest import POSTGRES_SKIP_REASON, postgres_url
@@ -70,6 +71,7 @@ RECORD = os.environ.get("SOAK_RECORD", "")
 #: How long to watch for Granian bringing a killed worker back.
 RESPAWN_WATCH_SECONDS = 30.0
 PROGRESS_EVERY = 25
+SLOW_LOOKS_PRINTED = 30
 LANE_STAGGER_SECONDS = 2.0
 
 
@@ -193,6 +195,18 @@ def kill_a_worker(server: AppServer, clock) -> Disruption:
     return event
 
 
+def tab_locks(redis: private_services.PrivateRedis, token: str) -> list[str]:
+    """The state locks Redis holds for a tab (``token``), each with its time to live."""
+    client = redis_client.Redis.from_url(redis.url, socket_timeout=2, socket_connect_timeout=2)
+    try:
+        return [
+            f"{key.decode(errors='replace')} expires in {client.pttl(key)} ms"
+            for key in client.scan_iter(match=f"{token}*_lock", count=1000)
+        ]
+    finally:
+        client.close()
+
+
 def restart_redis(redis: private_services.PrivateRedis, clock) -> Disruption:
     """SIGKILL the private Redis (every key lost) and start it again on its port."""
     event = Disruption("Redis restart", clock())
@@ -276,6 +290,7 @@ class Soak:
                     self.photo,
                     self.people,
                     self.shots,
+                    self._locks,
                 )
             except Exception as error:  # the browser itself failed: the journey is lost
                 journey.lost = Lost("(browser)", 0.0, journeys.short_error(error))
@@ -292,6 +307,10 @@ class Soak:
                     f"[soak] +{self.clock():6.1f} s {len(self.journeys)}/{JOURNEYS} "
                     f"journeys, {lost} lost"
                 )
+
+    async def _locks(self, token: str) -> list[str]:
+        """The tab's state locks in Redis (Reflex names them ``<token>..._lock``)."""
+        return await asyncio.to_thread(tab_locks, self.redis, token)
 
     async def _disrupt(self) -> None:
         """At a third of the run, kill a worker; at two thirds, restart Redis."""
@@ -415,6 +434,16 @@ def _report(soak: Soak) -> None:
             f"at {where.url or '?'}; toasts {where.toasts or 'none'}; "
             f"tab token {where.token or '?'}; {where.screenshot or 'no screenshot'}"
         )
+    looks = [(item, look) for item in soak.journeys for look in item.slow]
+    for item, look in looks[:SLOW_LOOKS_PRINTED]:
+        print(
+            f"[soak] slow: journey {item.index} ({item.kind}) begun at +{item.started:.1f} s, "
+            f"step {look.step!r} still waiting after {look.after_seconds:.0f} s: "
+            f"at {look.url or '?'}; toasts {look.toasts or 'none'}; tab token "
+            f"{look.token or '?'}; its locks in Redis: {look.locks or 'none'}"
+        )
+    if len(looks) > SLOW_LOOKS_PRINTED:
+        print(f"[soak] ... and {len(looks) - SLOW_LOOKS_PRINTED} more slow steps")
     inside = {event.name: _inside(soak, event) for event in soak.disruptions}
     wanted = (["worker kill"] if KILL_WORKER else []) + ["Redis restart"]
     met = (
