@@ -430,7 +430,8 @@ def _report(soak: Soak) -> None:
         where = item.lost
         print(
             f"[soak] LOST journey {item.index} ({item.kind}) begun at +{item.started:.1f} s: "
-            f"step {where.step!r} after {where.after_seconds:.1f} s: {where.reason}; "
+            f"step {where.step!r} begun at +{_lost_at(item):.1f} s, lost after "
+            f"{where.after_seconds:.1f} s: {where.reason}; "
             f"at {where.url or '?'}; toasts {where.toasts or 'none'}; "
             f"tab token {where.token or '?'}; {where.screenshot or 'no screenshot'}"
         )
@@ -459,14 +460,19 @@ def _report(soak: Soak) -> None:
     )
 
 
+def _lost_at(item: Journey) -> float:
+    """When (seconds into the run) the step a journey was lost at began."""
+    return item.ended - item.lost.after_seconds
+
+
 def _lost_by_phase(soak: Soak, lost: list[Journey]) -> list[tuple[str, int]]:
-    """Lost journeys counted by when they began: before the first disruption, then after
-    each."""
+    """Lost journeys counted by when their lost step began: before the first disruption,
+    then after each."""
     edges = [(0.0, "before any disruption")]
     edges += [(event.at, f"after the {event.name}") for event in soak.disruptions]
     ends = [at for at, _ in edges[1:]] + [float("inf")]
     return [
-        (f"{name} (+{start:.0f} s on)", sum(1 for item in lost if start <= item.started < end))
+        (f"{name} (+{start:.0f} s on)", sum(1 for item in lost if start <= _lost_at(item) < end))
         for (start, name), end in zip(edges, ends, strict=True)
     ]
 
