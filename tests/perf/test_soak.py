@@ -466,13 +466,13 @@ def _lost_at(item: Journey) -> float:
 
 
 def _lost_by_phase(soak: Soak, lost: list[Journey]) -> list[tuple[str, int]]:
-    """Lost journeys counted by when their lost step began: before the first disruption,
-    then after each."""
+    """Lost journeys counted by when they were lost (a step under way when a disruption
+    came counts after it): before the first disruption, then after each."""
     edges = [(0.0, "before any disruption")]
     edges += [(event.at, f"after the {event.name}") for event in soak.disruptions]
     ends = [at for at, _ in edges[1:]] + [float("inf")]
     return [
-        (f"{name} (+{start:.0f} s on)", sum(1 for item in lost if start <= _lost_at(item) < end))
+        (f"{name} (+{start:.0f} s on)", sum(1 for item in lost if start <= item.ended < end))
         for (start, name), end in zip(edges, ends, strict=True)
     ]
 
