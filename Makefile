@@ -135,13 +135,14 @@ format: $(DEV_STAMP)
 	$(BIN)/ruff format .
 
 # Benchmarks print figures (-s); an empty tests/perf/ is not an error. PRETTYSCORE_LOAD=1
-# adds the load and Lighthouse benchmarks (minutes long), which the normal test run skips.
-# One of them: make bench PYTEST_ARGS="-k lighthouse"
+# adds the load and Lighthouse benchmarks (minutes long), PRETTYSCORE_SOAK=1 the soak
+# (browser journeys through a worker crash and a Redis restart, about half an hour); the
+# normal test run skips them. One of them: make bench PYTEST_ARGS="-k lighthouse"
 bench: setup-dev chromium lighthouse
 	@if [ -z "$$(find tests/perf \( -name 'test_*.py' -o -name '*_test.py' \) 2>/dev/null)" ]; then \
 		echo "No benchmarks in tests/perf/ yet."; exit 0; \
 	fi; \
-	$(JS_ENV); export CHROMIUM="$(CHROMIUM)" PRETTYSCORE_LOAD=1; \
+	$(JS_ENV); export CHROMIUM="$(CHROMIUM)" PRETTYSCORE_LOAD=1 PRETTYSCORE_SOAK=1; \
 	$(BIN)/python -m pytest tests/perf -s $(PYTEST_ARGS)
 
 clean:
