@@ -49,7 +49,13 @@ from tests.conftest import POSTGRES_SKIP_REASON, postgres_url
 from tests.e2e import flows
 from tests.fixtures.browser import CHROMIUM, CHROMIUM_ARGS, DEFAULT_VIEWPORT
 from tests.helpers import private_services
-from tests.helpers.app_server import WEB_CACHE, AppServer, AppServerError, running_app
+from tests.helpers.app_server import (
+    WEB_CACHE,
+    AppServer,
+    AppServerError,
+    granian_workers,
+    running_app,
+)
 from tests.perf import load_driver as driver
 from tests.perf import soak_journeys as journeys
 from tests.perf.soak_journeys import CHAT, KINDS, MEMBER, Journey, Lost
@@ -120,35 +126,6 @@ def _own_web_dir() -> Path:
 
 
 # --- the app's worker processes ------------------------------------------------------------
-
-
-def _children(pid: int) -> list[int]:
-    """The live (not zombie) child processes of ``pid``, from /proc."""
-    found = []
-    for entry in Path("/proc").iterdir():
-        if not entry.name.isdigit():
-            continue
-        try:
-            fields = (entry / "stat").read_text().rsplit(")", 1)[1].split()
-        except OSError:
-            continue
-        if int(fields[1]) == pid and fields[0] != "Z":
-            found.append(int(entry.name))
-    return sorted(found)
-
-
-def granian_workers(server: AppServer) -> list[int]:
-    """The pids of the app's Granian workers: the children of ``reflex run`` (Granian's
-    main process in production), leaving out multiprocessing's resource tracker."""
-    workers = []
-    for pid in _children(server.process.pid):
-        try:
-            command = Path(f"/proc/{pid}/cmdline").read_bytes().replace(b"\0", b" ")
-        except OSError:
-            continue
-        if b"resource_tracker" not in command:
-            workers.append(pid)
-    return workers
 
 
 @dataclasses.dataclass
