@@ -167,7 +167,7 @@ class BodyScoreState(UploadProgress, AuthState):
         least the analysis wait, then open the kind's results page. Every outcome ends
         the browser's wait (``BODY_SCORE_WAIT``); a repeat while it runs is ignored."""
         outcome = await self._analyse()
-        return [BODY_SCORE_WAIT.answered(), *(outcome if isinstance(outcome, list) else [outcome])]
+        return BODY_SCORE_WAIT.answering(outcome)
 
     async def _analyse(self):
         if not await self._wait_for_upload():

@@ -180,7 +180,7 @@ class ScoreState(UploadProgress, AuthState):
         documents' analysis time, then open /results. Every outcome ends the browser's
         wait (``SCORE_WAIT``); a repeated click never analyses the photo twice."""
         outcome = await self._analyse()
-        return [SCORE_WAIT.answered(), *(outcome or [])]
+        return SCORE_WAIT.answering(outcome)
 
     async def _analyse(self) -> list | None:
         if not await self._wait_for_upload():
@@ -277,7 +277,7 @@ class ScoreState(UploadProgress, AuthState):
         """Save to My Photos (members only; visitors are asked to sign in and come back).
         Every outcome ends the browser's wait (``SAVE_WAIT``)."""
         outcome = await self._save(listing=None, success=messages.PHOTO_SAVED)
-        return [SAVE_WAIT.answered(), *(outcome if isinstance(outcome, list) else [outcome])]
+        return SAVE_WAIT.answering(outcome)
 
     @rx.event
     async def join_leaderboard(self, form: dict[str, str]):

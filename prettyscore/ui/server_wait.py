@@ -45,6 +45,12 @@ class ServerWait:
         """The server-side event that ends the wait (return it with every outcome)."""
         return self.pending.push(False)
 
+    def answering(self, outcome: Any) -> list:
+        """A handler's outcome (None, an event or a list of them) with the wait ended."""
+        if outcome is None:
+            outcome = []
+        return [self.answered(), *(outcome if isinstance(outcome, list) else [outcome])]
+
     def reset(self) -> Any:
         """The client-side event that forgets an earlier wait (a page opened afresh)."""
         return self.pending.set_value(False)
