@@ -19,6 +19,7 @@ from prettyscore.chat import pages as chat_pages
 from prettyscore.contact import pages as contact_pages
 from prettyscore.core import routes
 from prettyscore.core.constants import MAX_UPLOAD_BYTES
+from prettyscore.core.media import check_media_store
 from prettyscore.core.settings import get_settings
 from prettyscore.dashboard import pages as dashboard_pages
 from prettyscore.editor import pages as editor_pages
@@ -79,6 +80,8 @@ app = rx.App(
         partial(believe_trusted_proxies, trusted=get_settings().forwarded_allow_ips),
     ],
 )
+# A media folder or bucket that cannot be used stops the start, saying why.
+app.register_lifespan_task(check_media_store)
 app.register_lifespan_task(purge_visitor_media_forever)
 # With Redis, an event cancelled while taking its tab's state lock does not leave it held.
 release_cancelled_locks(app)

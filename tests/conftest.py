@@ -34,6 +34,7 @@ pytest_plugins = [
     "tests.fixtures.clock",
     "tests.fixtures.factories",
     "tests.fixtures.media",
+    "tests.fixtures.object_storage",
     "tests.fixtures.browser",
     "tests.fixtures.ai_provider",
 ]

@@ -1,4 +1,6 @@
-"""Private file storage for photos, edits and cards, under ``settings.media_dir``.
+"""Private file storage for photos, edits and cards: a local folder (``settings.media_dir``,
+the default) or a bucket of S3-compatible object storage (``MEDIA_STORE=s3``, see
+``core.media_s3``), behind one interface, :class:`MediaStore`.
 
 A stored file is named by a key ``u/<user uuid>/<token>.<ext>`` (a member's) or
 ``v/<visitor id>/<token>.<ext>`` (a visitor's). The token is 192 random bits, so a URL
@@ -8,21 +10,26 @@ prefix of the visitor's secret cookie, never the secret itself: the key appears 
 and logs, the secret must not.
 
 Nothing here is served statically: ``/media/<key>`` goes through
-``prettyscore.photos.media_api``, which checks who is asking.
+``prettyscore.photos.media_api``, which checks who is asking and streams the file from the
+store (``MediaStore.open``); a bucket is never made readable to the world.
 """
 
 from __future__ import annotations
 
 import contextlib
+import functools
 import hashlib
+import logging
 import os
 import re
 import secrets
 import shutil
+import stat
 import tempfile
 import time
 import uuid
-from collections.abc import Iterable
+from abc import ABC, abstractmethod
+from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -32,12 +39,17 @@ from sqlalchemy.orm import Session
 from prettyscore.core import constants
 from prettyscore.core.settings import get_settings
 
+log = logging.getLogger(__name__)
+
 MEMBER = "u"
 VISITOR = "v"
 URL_PREFIX = "/media/"
 TOKEN_BYTES = 24  # secrets.token_urlsafe(24): 32 characters, 192 bits
 VISITOR_ID_HEX_CHARS = 32  # 128 bits of the secret's SHA-256
 TEMP_PREFIX = ".tmp-"
+#: Where notes (``write_note``) are kept, outside every owner folder and never served.
+NOTES_FOLDER = ".pending"
+CHUNK_BYTES = 64 * 1024
 CONTENT_TYPES = {
     "jpg": "image/jpeg",
     "png": "image/png",
@@ -60,6 +72,23 @@ _KEY = re.compile(
 
 class InvalidMediaKey(ValueError):
     """A key that is not one of ours (malformed, or an attempt to leave the media folder)."""
+
+
+class MediaStoreUnavailable(OSError):
+    """The storage could not be used: the bucket is missing, the server does not answer
+    or refuses our keys. An OSError, like a full disk on the local store, so the callers
+    that already cope with a file that cannot be written or deleted cope with this too;
+    the message says which storage and what failed (never a secret)."""
+
+
+_NOTE_NAME = re.compile(r"[0-9a-f]{24}\.(json|tmp)")
+
+
+def check_note_name(name: str) -> str:
+    """A note's name as ``photos.pending`` makes them (``<hex>.json``); else InvalidMediaKey."""
+    if not _NOTE_NAME.fullmatch(name or ""):
+        raise InvalidMediaKey("Not a note name")
+    return name
 
 
 def visitor_id(visitor_secret: str) -> str:
@@ -135,23 +164,28 @@ def key_from_url(url: str | None) -> str | None:
         return None
 
 
-class MediaStore:
-    """Files under one root folder, addressed by keys; every write is atomic."""
+@dataclass(frozen=True)
+class StoredFile:
+    """A stored file, opened for serving: its size, when it was written, and its bytes.
 
-    def __init__(self, root: Path | str):
-        self.root = Path(root).resolve()
+    ``path`` is the local file when there is one (served with the operating system's
+    ``sendfile``); for object storage it is None and ``chunks`` streams the bytes.
+    """
 
-    # -- addressing ----------------------------------------------------------
-    def path(self, key: str) -> Path:
-        """The file of ``key``; InvalidMediaKey if the key is malformed or leaves the root."""
-        parsed = parse_key(key)
-        candidate = (self.root / parsed.key).resolve()
-        if not candidate.is_relative_to(self.root):  # defence in depth: symlinks
-            raise InvalidMediaKey("Outside the media folder")
-        return candidate
+    size: int
+    modified: float  # seconds since the epoch
+    chunks: Callable[[int, int], Iterator[bytes]]  # (first byte, last byte), inclusive
+    path: Path | None = None
+    stat: os.stat_result | None = None
 
-    def _owner_folder(self, owner: MediaOwner) -> Path:
-        return self.root / owner.kind / owner.owner_id
+
+class MediaStore(ABC):
+    """Files addressed by keys, in a folder or a bucket; every write is whole or absent.
+
+    What does not depend on where the bytes live (keys, saving, deleting after a commit)
+    is here; a back end implements the rest. ``photos.pending`` and
+    ``photos.media_files`` wrap any store (``StoreWrapper``) to note files before writing.
+    """
 
     # -- writing -------------------------------------------------------------
     def save(self, data: bytes, *, owner: MediaOwner, ext: str) -> str:
@@ -166,49 +200,35 @@ class MediaStore:
             raise ValueError(f"Unsupported media extension: {ext!r}")
         return f"{owner.folder}/{secrets.token_urlsafe(TOKEN_BYTES)}.{ext}"
 
+    @abstractmethod
     def write(self, key: str, data: bytes) -> None:
         """Store ``data`` under ``key`` (from ``new_key``), atomically."""
-        path = self.path(key)
-        _write_atomically(path.parent, path.name, data)
 
+    @abstractmethod
     def move_to_member(self, key: str, user_id: uuid.UUID | str) -> str:
         """Give a visitor's file to a member (saving a result after signing in): new key.
 
         The file gets a fresh token too, so the visitor-era URL stops working.
+        FileNotFoundError if the visitor's file is gone.
         """
-        parsed = parse_key(key)
-        if parsed.owner.kind != VISITOR:
-            raise InvalidMediaKey("Only a visitor's file can be moved to a member")
-        owner = MediaOwner.member(user_id)
-        new_key = f"{owner.folder}/{secrets.token_urlsafe(TOKEN_BYTES)}.{parsed.ext}"
-        target = self.path(new_key)
-        target.parent.mkdir(parents=True, exist_ok=True)
-        os.replace(self.path(key), target)  # same file system: atomic, no copy
-        _remove_if_empty(self.path(key).parent)
-        return new_key
 
     # -- reading -------------------------------------------------------------
+    @abstractmethod
     def read(self, key: str) -> bytes:
         """The stored bytes; FileNotFoundError if there is no such file."""
-        return self.path(key).read_bytes()
 
+    @abstractmethod
     def exists(self, key: str) -> bool:
         """Whether a file is stored under ``key`` (False for malformed keys)."""
-        try:
-            return self.path(key).is_file()
-        except InvalidMediaKey:
-            return False
+
+    @abstractmethod
+    def open(self, key: str) -> StoredFile | None:
+        """The file of ``key`` for serving, or None (no such file, or a malformed key)."""
 
     # -- deleting ------------------------------------------------------------
+    @abstractmethod
     def delete(self, key: str) -> bool:
         """Remove one file; False if it was already gone."""
-        path = self.path(key)
-        try:
-            path.unlink()
-        except FileNotFoundError:
-            return False
-        _remove_if_empty(path.parent)
-        return True
 
     def delete_after_commit(self, db: Session, keys: Iterable[str | None]) -> None:
         """Remove files once ``db`` commits, so a rolled-back change never loses a file a
@@ -229,10 +249,11 @@ class MediaStore:
 
         event.listen(db, "after_commit", remove)
 
+    @abstractmethod
     def delete_owner(self, owner: MediaOwner) -> None:
         """Remove an owner's whole folder (a member deleting their account, a visitor leaving)."""
-        shutil.rmtree(self._owner_folder(owner), ignore_errors=True)
 
+    @abstractmethod
     def purge_visitor_files(
         self,
         older_than_seconds: float = constants.VISITOR_RESULT_TTL_SECONDS,
@@ -245,6 +266,118 @@ class MediaStore:
         never touched, except temporary files a crash left behind. Returns how many files
         were removed.
         """
+
+    # -- notes: small private files outside every owner folder ------------------
+    # ``photos.pending`` writes down the keys of a save before its files, here, so that
+    # every machine's housekeeping finds the leftovers of a save a crash cut short.
+    @abstractmethod
+    def write_note(self, name: str, data: bytes) -> None:
+        """Keep ``data`` as the note ``name`` (``<hex>.json``), whole or not at all."""
+
+    @abstractmethod
+    def read_note(self, name: str) -> bytes | None:
+        """The note's bytes, or None if it is gone."""
+
+    @abstractmethod
+    def delete_note(self, name: str) -> None:
+        """Remove a note (nothing if it is already gone)."""
+
+    @abstractmethod
+    def notes_older_than(self, cutoff: float) -> list[str]:
+        """The names of the notes last written before ``cutoff`` (seconds since the epoch)."""
+
+    # -- the storage itself ----------------------------------------------------
+    @abstractmethod
+    def check(self) -> None:
+        """Raise MediaStoreUnavailable, saying what is wrong, if files cannot be kept here
+        (run once at start, so a wrong setting stops the app instead of a member's save)."""
+
+
+class LocalMediaStore(MediaStore):
+    """Files under one root folder (``MEDIA_DIR``); every write is atomic."""
+
+    def __init__(self, root: Path | str):
+        self.root = Path(root).resolve()
+
+    # -- addressing ----------------------------------------------------------
+    def path(self, key: str) -> Path:
+        """The file of ``key``; InvalidMediaKey if the key is malformed or leaves the root."""
+        parsed = parse_key(key)
+        candidate = (self.root / parsed.key).resolve()
+        if not candidate.is_relative_to(self.root):  # defence in depth: symlinks
+            raise InvalidMediaKey("Outside the media folder")
+        return candidate
+
+    def _owner_folder(self, owner: MediaOwner) -> Path:
+        return self.root / owner.kind / owner.owner_id
+
+    def check(self) -> None:
+        try:
+            self.root.mkdir(parents=True, exist_ok=True)
+        except OSError as error:
+            raise MediaStoreUnavailable(
+                f"Media folder {self.root} cannot be used: {error.strerror or error}"
+            ) from error
+
+    # -- writing -------------------------------------------------------------
+    def write(self, key: str, data: bytes) -> None:
+        path = self.path(key)
+        _write_atomically(path.parent, path.name, data)
+
+    def move_to_member(self, key: str, user_id: uuid.UUID | str) -> str:
+        new_key = member_key_for(key, user_id)
+        target = self.path(new_key)
+        target.parent.mkdir(parents=True, exist_ok=True)
+        os.replace(self.path(key), target)  # same file system: atomic, no copy
+        _remove_if_empty(self.path(key).parent)
+        return new_key
+
+    # -- reading -------------------------------------------------------------
+    def read(self, key: str) -> bytes:
+        return self.path(key).read_bytes()
+
+    def exists(self, key: str) -> bool:
+        try:
+            return self.path(key).is_file()
+        except InvalidMediaKey:
+            return False
+
+    def open(self, key: str) -> StoredFile | None:
+        """The file and its stat, if it is a regular file (so never a folder listing)."""
+        try:
+            path = self.path(key)
+            result = os.stat(path)
+        except (InvalidMediaKey, FileNotFoundError, NotADirectoryError):
+            return None
+        if not stat.S_ISREG(result.st_mode):
+            return None
+        return StoredFile(
+            size=result.st_size,
+            modified=result.st_mtime,
+            chunks=functools.partial(_file_chunks, path),
+            path=path,
+            stat=result,
+        )
+
+    # -- deleting ------------------------------------------------------------
+    def delete(self, key: str) -> bool:
+        path = self.path(key)
+        try:
+            path.unlink()
+        except FileNotFoundError:
+            return False
+        _remove_if_empty(path.parent)
+        return True
+
+    def delete_owner(self, owner: MediaOwner) -> None:
+        shutil.rmtree(self._owner_folder(owner), ignore_errors=True)
+
+    def purge_visitor_files(
+        self,
+        older_than_seconds: float = constants.VISITOR_RESULT_TTL_SECONDS,
+        *,
+        now: float | None = None,
+    ) -> int:
         cutoff = (time.time() if now is None else now) - older_than_seconds
         removed = 0
         for folder in self._owner_folders(VISITOR):
@@ -258,6 +391,113 @@ class MediaStore:
         if not base.is_dir():
             return []
         return [entry for entry in base.iterdir() if entry.is_dir() and not entry.is_symlink()]
+
+    # -- notes ---------------------------------------------------------------
+    def _note_path(self, name: str) -> Path:
+        return self.root / NOTES_FOLDER / check_note_name(name)
+
+    def write_note(self, name: str, data: bytes) -> None:
+        """Written to ``<name>.tmp``, flushed to disk, then renamed over: a crash leaves a
+        torn ``.tmp`` note, never a torn ``.json`` one."""
+        path = self._note_path(name)
+        path.parent.mkdir(parents=True, exist_ok=True, mode=0o700)
+        temp = path.with_suffix(".tmp")
+        with open(temp, "wb") as handle:
+            handle.write(data)
+            handle.flush()
+            os.fsync(handle.fileno())
+        os.replace(temp, path)
+
+    def read_note(self, name: str) -> bytes | None:
+        try:
+            return self._note_path(name).read_bytes()
+        except FileNotFoundError:
+            return None
+
+    def delete_note(self, name: str) -> None:
+        self._note_path(name).unlink(missing_ok=True)
+
+    def notes_older_than(self, cutoff: float) -> list[str]:
+        folder = self.root / NOTES_FOLDER
+        names = []
+        for note in sorted(folder.glob("*")) if folder.is_dir() else []:
+            with contextlib.suppress(FileNotFoundError):
+                if _NOTE_NAME.fullmatch(note.name) and note.stat().st_mtime < cutoff:
+                    names.append(note.name)
+        return names
+
+
+class StoreWrapper(MediaStore):
+    """Another store, seen through this one: every operation is passed on. A subclass
+    changes what it must (``photos.pending`` notes keys before ``save`` writes them)."""
+
+    def __init__(self, store: MediaStore):
+        self.store = store
+
+    def write(self, key: str, data: bytes) -> None:
+        self.store.write(key, data)
+
+    def move_to_member(self, key: str, user_id: uuid.UUID | str) -> str:
+        return self.store.move_to_member(key, user_id)
+
+    def read(self, key: str) -> bytes:
+        return self.store.read(key)
+
+    def exists(self, key: str) -> bool:
+        return self.store.exists(key)
+
+    def open(self, key: str) -> StoredFile | None:
+        return self.store.open(key)
+
+    def delete(self, key: str) -> bool:
+        return self.store.delete(key)
+
+    def delete_owner(self, owner: MediaOwner) -> None:
+        self.store.delete_owner(owner)
+
+    def purge_visitor_files(
+        self,
+        older_than_seconds: float = constants.VISITOR_RESULT_TTL_SECONDS,
+        *,
+        now: float | None = None,
+    ) -> int:
+        return self.store.purge_visitor_files(older_than_seconds, now=now)
+
+    def write_note(self, name: str, data: bytes) -> None:
+        self.store.write_note(name, data)
+
+    def read_note(self, name: str) -> bytes | None:
+        return self.store.read_note(name)
+
+    def delete_note(self, name: str) -> None:
+        self.store.delete_note(name)
+
+    def notes_older_than(self, cutoff: float) -> list[str]:
+        return self.store.notes_older_than(cutoff)
+
+    def check(self) -> None:
+        self.store.check()
+
+
+def member_key_for(key: str, user_id: uuid.UUID | str) -> str:
+    """The new key of a visitor's file given to a member; InvalidMediaKey for another's."""
+    parsed = parse_key(key)
+    if parsed.owner.kind != VISITOR:
+        raise InvalidMediaKey("Only a visitor's file can be moved to a member")
+    return f"{MediaOwner.member(user_id).folder}/{secrets.token_urlsafe(TOKEN_BYTES)}.{parsed.ext}"
+
+
+def _file_chunks(path: Path, first: int, last: int) -> Iterator[bytes]:
+    """Bytes ``first``..``last`` of a local file, a chunk at a time."""
+    with open(path, "rb") as handle:
+        handle.seek(first)
+        left = last - first + 1
+        while left > 0:
+            chunk = handle.read(min(CHUNK_BYTES, left))
+            if not chunk:
+                return
+            left -= len(chunk)
+            yield chunk
 
 
 def _write_atomically(folder: Path, name: str, data: bytes) -> None:
@@ -311,6 +551,22 @@ def _remove_if_empty(folder: Path) -> None:
         folder.rmdir()
 
 
+def check_media_store() -> None:
+    """At start (a lifespan task): stop with one line saying which storage and what failed,
+    when files cannot be kept there (a missing bucket, wrong keys, no answer)."""
+    try:
+        get_media_store().check()
+    except MediaStoreUnavailable as error:
+        log.critical("Media storage cannot be used: %s", error)
+        raise
+
+
 def get_media_store() -> MediaStore:
-    """The store at the configured media folder (settings.media_dir)."""
-    return MediaStore(get_settings().media_dir)
+    """The configured store: the media folder (``MEDIA_DIR``), or with ``MEDIA_STORE=s3``
+    the bucket (one client per process, shared by every call)."""
+    settings = get_settings()
+    if settings.media_store == "s3":
+        from prettyscore.core.media_s3 import s3_store_from  # boto3 only when used
+
+        return s3_store_from(settings)
+    return LocalMediaStore(settings.media_dir)

@@ -79,6 +79,16 @@ def _setting(default: Any = None, parse: Callable[[Any], Any] = _text, *, secret
     return field(repr=not secret, metadata={"reading": _Reading(default, parse)})
 
 
+def _one_of(*choices: str) -> Callable[[Any], str]:
+    def parse(value: Any) -> str:
+        chosen = str(value).strip().lower()
+        if chosen not in choices:
+            raise ValueError(f"expected one of {', '.join(choices)}, not {value!r}")
+        return chosen
+
+    return parse
+
+
 def _between(low: int, high: int) -> Callable[[Any], int]:
     return lambda value: min(high, max(low, int(value)))
 
@@ -99,6 +109,16 @@ class Settings:
     redis_url: str | None = _setting()
     secret_key: str = _setting(lambda read: _load_or_create_secret(read["data_dir"]))
     media_dir: Path = _setting(lambda read: str(read["data_dir"] / "media"), _folder)
+    # Where stored photos and videos live: "local" (MEDIA_DIR) or "s3" (the bucket below,
+    # on any S3-compatible service: AWS, R2, MinIO, SeaweedFS); see core.media_s3.
+    media_store: str = _setting("local", _one_of("local", "s3"))
+    # Unset: AWS itself (for the region). Without keys, boto3's own chain is used
+    # (AWS_* variables, an instance's role).
+    s3_endpoint_url: str | None = _setting(None, _url)
+    s3_bucket: str | None = _setting()
+    s3_access_key_id: str | None = _setting()
+    s3_secret_access_key: str | None = _setting(secret=True)
+    s3_region: str = _setting("us-east-1")
     outbox_dir: Path = _setting(lambda read: str(read["data_dir"] / "outbox"), _folder)
     smtp_url: str | None = _setting()
     mail_from: str = _setting("PrettyScore <no-reply@prettyscore.local>")
@@ -186,7 +206,10 @@ def load_settings() -> Settings:
         if value is None:
             default = reading.default
             value = default(read) if callable(default) else default
-        read[item.name] = None if value is None else reading.parse(value)
+        try:
+            read[item.name] = None if value is None else reading.parse(value)
+        except ValueError as error:  # say which variable is wrong
+            raise ValueError(f"{item.name.upper()}: {error}") from error
     return Settings(**read)
 
 

@@ -8,24 +8,27 @@
   cookie hashes to the visitor id.
 
 Everyone else gets the same 404 as for a file that does not exist (never 403), so a URL
-reveals nothing. Files are read off the event loop (FileResponse streams them through a
-worker thread). Mount the routes with ``Starlette(routes=media_routes())`` through
+reveals nothing. Files are read off the event loop, from whichever store is configured
+(``MediaStore.open``): a local file is sent as it is (FileResponse), an object of S3
+storage is streamed from the bucket, a range at a time when the browser asks for one (a
+video's seeking). The bucket itself stays private: no URL of it ever reaches a browser.
+Mount the routes with ``Starlette(routes=media_routes())`` through
 ``rx.App(api_transformer=...)``.
 """
 
 from __future__ import annotations
 
 import hmac
-import os
-import stat
+import logging
+import re
 import uuid
-from pathlib import Path
+from email.utils import formatdate
 
 import anyio
 from sqlalchemy import or_
 from sqlmodel import Session, select
 from starlette.requests import Request
-from starlette.responses import FileResponse, PlainTextResponse, Response
+from starlette.responses import FileResponse, PlainTextResponse, Response, StreamingResponse
 from starlette.routing import Route
 
 from prettyscore.accounts import service
@@ -35,6 +38,8 @@ from prettyscore.core.media import (
     MEMBER,
     InvalidMediaKey,
     MediaKey,
+    MediaStoreUnavailable,
+    StoredFile,
     get_media_store,
     media_url,
     parse_key,
@@ -42,6 +47,8 @@ from prettyscore.core.media import (
 )
 from prettyscore.photos.models import Photo
 from prettyscore.web.browser_key import browser_key_from
+
+log = logging.getLogger(__name__)
 
 ACCESS_COOKIE = "ps_access_token"
 VISITOR_COOKIE = "ps_visitor"
@@ -64,16 +71,21 @@ async def serve_media(request: Request) -> Response:
     visibility = await _visibility(request, parsed)
     if visibility is None:
         return _not_found()
-    found = await anyio.to_thread.run_sync(_find_file, parsed.key)
-    if found is None:
+    try:
+        stored = await anyio.to_thread.run_sync(_open, parsed.key)
+    except MediaStoreUnavailable as error:
+        log.warning("A stored file could not be served: %s", error)
+        return PlainTextResponse(
+            "Service Unavailable", status_code=503, headers={"Cache-Control": "no-store"}
+        )
+    if stored is None:
         return _not_found()
-    path, file_stat = found
-    return FileResponse(
-        path,
-        media_type=parsed.content_type,
-        stat_result=file_stat,
-        headers=_headers(visibility),
-    )
+    headers = _headers(visibility)
+    if stored.path is not None:
+        return FileResponse(
+            stored.path, media_type=parsed.content_type, stat_result=stored.stat, headers=headers
+        )
+    return _streamed(request, stored, parsed.content_type, headers)
 
 
 async def _visibility(request: Request, parsed: MediaKey) -> str | None:
@@ -130,17 +142,47 @@ def viewer_id(db: Session, access_token: str | None, browser_key: str | None) ->
     return service.browser_member(db, browser_key)
 
 
-def _find_file(key: str) -> tuple[Path, os.stat_result] | None:
-    """The stored file of ``key`` and its stat, if it is a regular file (so no listings).
+def _open(key: str) -> StoredFile | None:
+    return get_media_store().open(key)
 
-    Runs on a worker thread: resolving and stat-ing touch the disk.
-    """
-    try:
-        path = get_media_store().path(key)
-        result = os.stat(path)
-    except (InvalidMediaKey, FileNotFoundError, NotADirectoryError):
-        return None
-    return (path, result) if stat.S_ISREG(result.st_mode) else None
+
+_ONE_RANGE = re.compile(r"bytes=(\d*)-(\d*)")
+
+
+def _streamed(request: Request, stored: StoredFile, media_type: str, headers: dict) -> Response:
+    """A file of object storage, streamed: whole, or the one byte range asked for (206).
+
+    A HEAD gets the headers alone; several ranges, or one past the end, get the whole file
+    (allowed by RFC 9110, and what a browser's video player copes with)."""
+    headers = {
+        **headers,
+        "Accept-Ranges": "bytes",
+        "Last-Modified": formatdate(stored.modified, usegmt=True),
+    }
+    first, last = _byte_range(request.headers.get("range"), stored.size)
+    status = 200
+    if (first, last) != (0, stored.size - 1):
+        status = 206
+        headers["Content-Range"] = f"bytes {first}-{last}/{stored.size}"
+    headers["Content-Length"] = str(last - first + 1)
+    if request.method == "HEAD" or stored.size == 0:
+        return Response(status_code=status, media_type=media_type, headers=headers)
+    return StreamingResponse(
+        stored.chunks(first, last), status_code=status, media_type=media_type, headers=headers
+    )
+
+
+def _byte_range(header: str | None, size: int) -> tuple[int, int]:
+    """The inclusive byte range of a single ``Range: bytes=a-b`` that fits; else the whole."""
+    whole = (0, size - 1)
+    match = _ONE_RANGE.fullmatch((header or "").strip())
+    if match is None or size == 0 or match.group(1) == match.group(2) == "":
+        return whole
+    start, end = match.groups()
+    if start == "":  # the last N bytes
+        return (max(0, size - int(end)), size - 1) if int(end) > 0 else whole
+    first, last = int(start), min(int(end) if end else size - 1, size - 1)
+    return (first, last) if first <= last else whole
 
 
 def _headers(visibility: str) -> dict[str, str]:

@@ -36,6 +36,7 @@ from prettyscore.core.media import (
     InvalidMediaKey,
     MediaOwner,
     MediaStore,
+    StoreWrapper,
     media_url,
     parse_key,
 )
@@ -76,7 +77,7 @@ class MemberGone(RuntimeError):
     """The member's account was deleted while one of their files was being written."""
 
 
-class TemporaryFiles(MediaStore):
+class TemporaryFiles(StoreWrapper):
     """The media store, noting every file it writes into a member's folder as that
     member's temporary file (``kind``, kept for ``lifetime``) before writing it.
 
@@ -96,7 +97,7 @@ class TemporaryFiles(MediaStore):
         *,
         kept_at_once: int | None = None,
     ):
-        super().__init__(store.root)
+        super().__init__(store)
         self._db_factory = db_factory
         self.kind = kind
         self.lifetime = lifetime

@@ -14,7 +14,7 @@ from sqlmodel import select
 from prettyscore.accounts import service, tokens
 from prettyscore.accounts.models import AuthSession, BrowserSession, RefreshToken
 from prettyscore.core.errors import NotAuthenticated
-from prettyscore.core.media import MediaStore
+from prettyscore.core.media import LocalMediaStore
 from prettyscore.core.model_types import utcnow
 from prettyscore.photos import service as photos
 
@@ -109,7 +109,7 @@ def test_a_revoked_or_expired_session_does_not_renew_and_the_binding_goes(db, si
 
 
 def test_deleting_the_account_deletes_the_binding(db, signed_in, tmp_path):
-    photos.delete_account(db, MediaStore(tmp_path), signed_in.user_id)
+    photos.delete_account(db, LocalMediaStore(tmp_path), signed_in.user_id)
     db.commit()
     assert bindings(db) == 0
     assert service.renew_browser_session(db, BROWSER) is None

@@ -18,7 +18,7 @@ from sqlmodel import Session
 from prettyscore.accounts import service as accounts
 from prettyscore.analysis.service import stage_photo
 from prettyscore.billing import checkout
-from prettyscore.core.media import MediaOwner, MediaStore, media_url
+from prettyscore.core.media import LocalMediaStore, MediaOwner, MediaStore, media_url
 
 PASSWORD = "secret12"
 
@@ -61,7 +61,7 @@ def data_url(payload: bytes, kind: str = "image/jpeg") -> str:
 
 def media_store(api_server) -> MediaStore:
     """The running API's media folder."""
-    return MediaStore(api_server.media_dir)
+    return LocalMediaStore(api_server.media_dir)
 
 
 def stored_photo(api_server, member: Member) -> str:

@@ -1,4 +1,8 @@
-"""Media storage on a real folder: keys, atomic writes, traversal, purge, ownership moves."""
+"""Media storage: keys, atomic writes, traversal, purge, ownership moves.
+
+The behaviour every store must have runs on both (``any_store``: the local folder and a
+bucket of a real S3 server); what only a folder has (paths, symlinks, temp files) runs on
+the local store (``store``)."""
 
 from __future__ import annotations
 
@@ -13,6 +17,7 @@ from prettyscore.core import constants
 from prettyscore.core.media import (
     TEMP_PREFIX,
     InvalidMediaKey,
+    LocalMediaStore,
     MediaOwner,
     get_media_store,
     key_from_url,
@@ -20,9 +25,23 @@ from prettyscore.core.media import (
     parse_key,
     visitor_id,
 )
+from prettyscore.core.media_s3 import S3MediaStore
 from prettyscore.core.settings import get_settings
+from tests.fixtures.media import owner_keys, stored_keys
 
 SECRET = "visitor-cookie-secret-value"
+
+
+@pytest.fixture
+def store(any_store):
+    """Each test here runs on the local folder and on a bucket of a real S3 server."""
+    return any_store
+
+
+@pytest.fixture
+def local_store(tmp_path) -> LocalMediaStore:
+    """For what only a folder has: paths, symlinks, temp files, modification times."""
+    return LocalMediaStore(tmp_path / "media")
 
 
 @pytest.fixture
@@ -109,12 +128,19 @@ SOME_OWNER = uuid.UUID("3f1c9a52-7d4e-4b8a-9c61-2e5f0a7b8d94")
     ],
 )
 def test_malformed_and_traversal_keys_are_refused(store, key):
+    if isinstance(store, LocalMediaStore):
+        with pytest.raises(InvalidMediaKey):
+            store.path(key)
     with pytest.raises(InvalidMediaKey):
-        store.path(key)
+        store.read(key)
+    with pytest.raises(InvalidMediaKey):
+        store.delete(key)
     assert store.exists(key) is False
+    assert store.open(key) is None
 
 
-def test_a_symlink_leaving_the_root_is_refused(store, member, tmp_path):
+def test_a_symlink_leaving_the_root_is_refused(local_store, member, tmp_path):
+    store = local_store
     outside = tmp_path / "outside"
     outside.mkdir()
     (outside / ("A" * 32 + ".jpg")).write_bytes(b"secret")
@@ -138,23 +164,52 @@ def test_unknown_extensions_and_owner_ids_are_refused_on_save(store, member):
 # Atomic writes
 # ---------------------------------------------------------------------------
 def test_writes_leave_no_temp_files(store, member):
-    for size in (0, 1, 5 * 1024 * 1024):
-        store.save(b"\x01" * size, owner=member, ext="jpg")
-    names = [path.name for path in files_under(store.root)]
-    assert len(names) == 3
-    assert not any(name.startswith(TEMP_PREFIX) for name in names)
+    sizes = (0, 1, 5 * 1024 * 1024)
+    keys = [store.save(b"\x01" * size, owner=member, ext="jpg") for size in sizes]
+    assert stored_keys(store) == sorted(keys)
+    assert [len(store.read(key)) for key in keys] == list(sizes)
 
 
 def test_a_failed_write_leaves_nothing_behind(store, member):
     with pytest.raises(TypeError):
         store.save("not bytes", owner=member, ext="jpg")  # the write itself fails
-    assert files_under(store.root) == []
+    assert stored_keys(store) == []
+
+
+def test_open_gives_the_size_date_and_any_range_of_the_bytes(store, member):
+    data = bytes(range(256)) * 1000
+    before = time.time()
+    stored = store.open(store.save(data, owner=member, ext="mp4"))
+    assert stored.size == len(data)
+    assert before - 2 <= stored.modified <= time.time() + 2  # S3 dates have whole seconds
+    assert b"".join(stored.chunks(0, len(data) - 1)) == data
+    assert b"".join(stored.chunks(1000, 1999)) == data[1000:2000]
+    assert store.open(store.new_key(owner=member, ext="jpg")) is None  # never written
 
 
 # ---------------------------------------------------------------------------
 # Purge, account deletion, moving a visitor's result to a member
 # ---------------------------------------------------------------------------
 def test_purge_removes_only_old_visitor_files(store, member):
+    """On S3 the age is the object's LastModified (whole seconds): the purge is run as
+    if an hour had gone by since the first file, and the second is written 2 s later."""
+    ttl = constants.VISITOR_RESULT_TTL_SECONDS
+    old_visitor = store.save(b"old", owner=MediaOwner.visitor("a"), ext="jpg")
+    old_member = store.save(b"kept", owner=member, ext="jpg")
+    written = time.time()
+    time.sleep(2)
+    new_visitor = store.save(b"new", owner=MediaOwner.visitor("b"), ext="jpg")
+
+    assert store.purge_visitor_files(now=written + ttl + 1) == 1
+    assert not store.exists(old_visitor)
+    assert store.exists(new_visitor) and store.exists(old_member)
+    assert store.purge_visitor_files(now=written + ttl + 1) == 0
+    assert store.purge_visitor_files(now=time.time() + ttl * 24) == 1  # members' stay
+    assert owner_keys(store) == [old_member]
+
+
+def test_purge_removes_crash_leftovers_and_empty_folders(local_store, member):
+    store = local_store
     old_visitor = store.save(b"old", owner=MediaOwner.visitor("a"), ext="jpg")
     new_visitor = store.save(b"new", owner=MediaOwner.visitor("b"), ext="jpg")
     old_member = store.save(b"kept", owner=member, ext="jpg")
@@ -172,7 +227,8 @@ def test_purge_removes_only_old_visitor_files(store, member):
     assert store.purge_visitor_files() == 0
 
 
-def test_purge_with_a_shorter_age(store):
+def test_purge_with_a_shorter_age(local_store):
+    store = local_store
     key = store.save(b"x", owner=MediaOwner.visitor("a"), ext="png")
     age(store.path(key), 10)
     assert store.purge_visitor_files(older_than_seconds=60) == 0
@@ -189,8 +245,9 @@ def test_delete_owner_removes_a_members_whole_folder_only(store, member):
     theirs = store.save(b"y", owner=other, ext="jpg")
     store.delete_owner(member)
     assert not any(store.exists(key) for key in mine)
-    assert not (store.root / "u" / member.owner_id).exists()
-    assert store.exists(theirs)
+    assert owner_keys(store) == [theirs]
+    if isinstance(store, LocalMediaStore):
+        assert not (store.root / "u" / member.owner_id).exists()
     store.delete_owner(member)  # deleting twice is fine
 
 
@@ -206,6 +263,29 @@ def test_move_to_member_gives_the_file_a_new_key_in_the_members_folder(store):
         store.move_to_member(member_key, uuid.uuid4())  # members' files are not moved
     with pytest.raises(FileNotFoundError):
         store.move_to_member(visitor_key, user_id)
+
+
+def test_get_media_store_uses_the_configured_bucket_once_per_process(
+    s3_settings, s3_bucket, tmp_path, monkeypatch
+):
+    monkeypatch.setenv("DATA_DIR", str(tmp_path / "data"))
+    monkeypatch.setenv("SECRET_KEY", "test-secret")
+    get_settings.cache_clear()
+    try:
+        chosen = get_media_store()
+        assert isinstance(chosen, S3MediaStore) and chosen.bucket == s3_bucket
+        assert get_media_store() is chosen  # one client (and its connections) per process
+        chosen.check()
+    finally:
+        get_settings.cache_clear()
+
+
+def test_an_unknown_media_store_setting_names_the_variable(monkeypatch):
+    from prettyscore.core.settings import load_settings
+
+    monkeypatch.setenv("MEDIA_STORE", "ftp")
+    with pytest.raises(ValueError, match="MEDIA_STORE"):
+        load_settings()
 
 
 def test_get_media_store_uses_the_configured_folder(tmp_path, monkeypatch):

@@ -16,7 +16,7 @@ from sqlmodel import Session
 
 from prettyscore.core import constants, images, messages
 from prettyscore.core.errors import DomainError
-from prettyscore.core.media import MediaOwner, MediaStore
+from prettyscore.core.media import LocalMediaStore, MediaOwner, MediaStore
 from prettyscore.editing import presets, service
 from prettyscore.editing.engines import engine_named, get_edit_engine
 from prettyscore.editing.engines.http import HttpEditEngine
@@ -234,7 +234,7 @@ def edit_stored_photo(db_factory, store: MediaStore, who: str) -> service.EditOu
 def test_a_rate_limited_edit_uses_no_free_edit_and_a_success_uses_one(
     provider_env, db_factory, tmp_path
 ):
-    store = MediaStore(tmp_path / "media")
+    store = LocalMediaStore(tmp_path / "media")
     provider_env.script("POST", EDITS, Reply(429, {"error": {"message": "slow down"}}))
     with pytest.raises(DomainError) as refused:
         edit_stored_photo(db_factory, store, "v:remote")

@@ -16,7 +16,7 @@ from sqlmodel import select
 from prettyscore.accounts import service as accounts
 from prettyscore.core import constants, messages
 from prettyscore.core.errors import DomainError, NotFound, PermissionDenied
-from prettyscore.core.media import MediaOwner, MediaStore, key_from_url
+from prettyscore.core.media import LocalMediaStore, MediaOwner, MediaStore, key_from_url
 from prettyscore.editing import service as editing
 from prettyscore.editing.adjustments import Adjustments
 from prettyscore.editor import service
@@ -30,7 +30,7 @@ BRIGHTER = Adjustments(brightness=150)
 
 @pytest.fixture
 def store(tmp_path) -> MediaStore:
-    return MediaStore(tmp_path / "media")
+    return LocalMediaStore(tmp_path / "media")
 
 
 def jpeg_of(pixels: np.ndarray) -> bytes:

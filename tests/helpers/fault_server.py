@@ -37,7 +37,7 @@ from starlette.routing import Route
 from prettyscore.analysis.service import ScoreResult
 from prettyscore.billing import fulfilment, webhooks
 from prettyscore.core.db import run_in_session, session_scope
-from prettyscore.core.media import MediaStore, get_media_store
+from prettyscore.core.media import LocalMediaStore, get_media_store
 from prettyscore.editing.engines.local import LocalEditEngine
 from prettyscore.photos import history
 from prettyscore.photos import service as photos_service
@@ -90,7 +90,7 @@ def _patch(owner, name: str, make: Callable[[Callable], Callable]) -> None:
 KILL_POINTS: dict[str, Callable[[str], None]] = {
     # Saving: the original copied into the member's folder, the edit not yet.
     "save-between-copies": lambda point: _patch(
-        MediaStore, "write", lambda fn: _pausing_before(point, fn, on_call=2)
+        LocalMediaStore, "write", lambda fn: _pausing_before(point, fn, on_call=2)
     ),
     # Saving: both files written and the row flushed, the transaction not committed.
     "save-before-commit": lambda point: _patch(

@@ -1,4 +1,5 @@
-"""The media route on a migrated database (SQLite and PostgreSQL), with real sessions.
+"""The media route on a migrated database (SQLite and PostgreSQL), with real sessions, on
+both stores: a local folder, and a bucket of a real S3 server (``MEDIA_STORE=s3``).
 
 The route runs in a Starlette app driven by httpx through its ASGI transport (real HTTP
 requests and responses, in process), with the app's own engine pointed at the test
@@ -26,7 +27,13 @@ from prettyscore.accounts import mfa, service, tokens
 from prettyscore.accounts.models import AuthSession, MfaFactor, RefreshToken
 from prettyscore.core.db import get_engine
 from prettyscore.core.images import decode_upload, encode_jpeg
-from prettyscore.core.media import MediaOwner, MediaStore, get_media_store, media_url
+from prettyscore.core.media import (
+    LocalMediaStore,
+    MediaOwner,
+    MediaStore,
+    get_media_store,
+    media_url,
+)
 from prettyscore.core.model_types import utcnow
 from prettyscore.core.settings import get_settings
 from prettyscore.photos.media_api import (
@@ -36,6 +43,7 @@ from prettyscore.photos.media_api import (
 )
 from prettyscore.photos.models import Photo
 from prettyscore.web.browser_key import BROWSER_COOKIE, issue_browser_key
+from tests.fixtures.media import STORES
 
 VISITOR_SECRET = "the-visitors-own-cookie-secret"
 
@@ -74,13 +82,18 @@ def browser_cookie(session_tokens) -> dict[str, str]:
     return cookies(**{BROWSER_COOKIE: browser_key_of(session_tokens)})
 
 
-@pytest.fixture
-def app_settings(db_engine, migrated_database_url, tmp_path, monkeypatch) -> Iterator[None]:
-    """The app's settings and engine point at the test database and a tmp media folder."""
+@pytest.fixture(params=STORES)
+def app_settings(
+    request, db_engine, migrated_database_url, tmp_path, monkeypatch
+) -> Iterator[None]:
+    """The app's settings and engine point at the test database and a tmp media folder,
+    or a bucket of its own."""
     monkeypatch.setenv("DATABASE_URL", migrated_database_url)
     monkeypatch.setenv("DATA_DIR", str(tmp_path / "data"))
     monkeypatch.setenv("MEDIA_DIR", str(tmp_path / "media"))
     monkeypatch.setenv("SECRET_KEY", "media-route-test-secret-of-at-least-32-bytes")
+    if request.param == "s3":
+        request.getfixturevalue("s3_settings")
     get_settings.cache_clear()
     get_engine.cache_clear()
     try:
@@ -182,6 +195,27 @@ def test_head_answers_like_get_without_the_body(client, owner, owners_key, photo
     assert response.status_code == 200
     assert int(response.headers["content-length"]) == len(photo_bytes)
     assert response.content == b""
+
+
+def test_a_range_is_answered_with_those_bytes_only(client, store, owner):
+    video = bytes(range(256)) * 400
+    key = store.save(video, owner=MediaOwner.member(owner.user_id), ext="mp4")
+    ranged = {**member_cookies(owner), "Range": "bytes=1000-1999"}
+    response = client.get(media_url(key), headers=ranged)
+    assert response.status_code == 206
+    assert response.content == video[1000:2000]
+    assert response.headers["content-range"] == f"bytes 1000-1999/{len(video)}"
+    assert response.headers["content-type"] == "video/mp4"
+    whole = client.get(media_url(key), headers=member_cookies(owner))
+    assert whole.status_code == 200 and whole.content == video
+    assert whole.headers["accept-ranges"] == "bytes"
+
+
+def test_the_file_comes_from_the_app_itself_never_a_link_to_the_storage(client, owner, owners_key):
+    response = client.get(media_url(owners_key), headers=member_cookies(owner))
+    assert response.status_code == 200 and "location" not in response.headers
+    endpoint = get_settings().s3_endpoint_url or "no endpoint"
+    assert endpoint not in str(response.headers)
 
 
 def test_another_member_and_a_visitor_get_404_like_for_a_missing_file(
@@ -323,7 +357,8 @@ def test_a_visitor_file_is_served_only_with_the_right_visitor_cookie(client, sto
     ],
 )
 def test_traversal_and_folder_requests_get_404(client, store, owner, owners_key, path):
-    (store.root.parent / "outside.txt").write_text("must never be served")
+    if isinstance(store, LocalMediaStore):
+        (store.root.parent / "outside.txt").write_text("must never be served")
     folder = "/media/" + owners_key.rsplit("/", 1)[0]
     for url in (path, folder, folder + "/"):
         response = client.get(url, headers=member_cookies(owner))

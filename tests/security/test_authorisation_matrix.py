@@ -19,7 +19,7 @@ from reflex.state import BaseState
 
 import prettyscore.prettyscore as prettyscore_app
 from prettyscore.accounts.state import AuthState
-from prettyscore.core.media import MediaStore
+from prettyscore.core.media import LocalMediaStore
 from tests.fixtures.handlers import Reply, _reply, a_browser, hold_session, run_handler
 from tests.security.authorisation_table import (
     ADMINS,
@@ -102,7 +102,7 @@ def test_every_page_is_in_the_access_table():
 # ---------------------------------------------------------------------------
 @pytest.fixture
 def world(api, api_server, db) -> World:
-    world = build_world(db, MediaStore(api_server.media_dir))
+    world = build_world(db, LocalMediaStore(api_server.media_dir))
     return world
 
 

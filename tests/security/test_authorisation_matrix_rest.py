@@ -12,7 +12,7 @@ import pytest
 
 from prettyscore.api_app import rest_api
 from prettyscore.billing.api import billing_routes
-from prettyscore.core.media import MediaStore
+from prettyscore.core.media import LocalMediaStore
 from prettyscore.partners.api import partner_routes
 from prettyscore.photos.media_api import media_routes
 from tests.security.authorisation_world import World, build_world, changed_tables, snapshot
@@ -93,7 +93,7 @@ def test_every_http_route_is_in_the_access_table():
 
 @pytest.fixture
 def world(api, api_server, db) -> World:
-    return build_world(db, MediaStore(api_server.media_dir))
+    return build_world(db, LocalMediaStore(api_server.media_dir))
 
 
 def _concrete(path: str) -> str:

@@ -38,7 +38,7 @@ from prettyscore.accounts.models import Profile, User
 from prettyscore.analysis.service import ScoreResult
 from prettyscore.billing.models import CheckoutSession, PaymentEvent, Subscription
 from prettyscore.core import constants
-from prettyscore.core.media import MediaOwner, MediaStore, key_from_url, media_url
+from prettyscore.core.media import LocalMediaStore, MediaOwner, MediaStore, key_from_url, media_url
 from prettyscore.editing import service as editing
 from prettyscore.partners.models import PartnerAccount, PartnerConversion, PartnerStatus
 from prettyscore.photos import housekeeping
@@ -142,7 +142,7 @@ def server(migrated_database_url, db, tmp_path) -> Iterator[FaultServer]:
 @pytest.fixture
 def store(server) -> MediaStore:
     """The backend's media folder, opened from the test."""
-    return MediaStore(server.media_dir)
+    return LocalMediaStore(server.media_dir)
 
 
 # ---------------------------------------------------------------------------
@@ -181,7 +181,9 @@ def orphans(db: Session, store: MediaStore, user_id: uuid.UUID) -> set[str]:
 
 def run_housekeeping(server: FaultServer, db_factory) -> None:
     """The app's periodic housekeeping, as it runs an hour after the crash."""
-    housekeeping.run_once(MediaStore(server.media_dir), db_factory, now=time.time() + AN_HOUR_LATER)
+    housekeeping.run_once(
+        LocalMediaStore(server.media_dir), db_factory, now=time.time() + AN_HOUR_LATER
+    )
 
 
 def portrait_jpeg(*, mirrored: bool = False) -> bytes:

@@ -49,7 +49,7 @@ from prettyscore.accounts.models import User
 from prettyscore.accounts.service import SessionTokens
 from prettyscore.accounts.state import AuthState
 from prettyscore.core import messages
-from prettyscore.core.media import MediaStore
+from prettyscore.core.media import LocalMediaStore
 from prettyscore.editor.state import EditorState
 from prettyscore.partners.models import PartnerAccount
 from prettyscore.partners.state import PartnerApplyState
@@ -276,7 +276,7 @@ class Reflex:
 
 @pytest.fixture
 def world(api, api_server, db) -> World:
-    return build_world(db, MediaStore(api_server.media_dir))
+    return build_world(db, LocalMediaStore(api_server.media_dir))
 
 
 # ---------------------------------------------------------------------------

@@ -41,7 +41,7 @@ from prettyscore.contact import service as contact
 from prettyscore.contact.models import ContactRequest
 from prettyscore.core import messages
 from prettyscore.core.errors import DomainError
-from prettyscore.core.media import MediaStore
+from prettyscore.core.media import LocalMediaStore
 from prettyscore.core.rate_limits import reset_rate_limits
 from prettyscore.opportunities import service as opportunities
 from prettyscore.opportunities.models import OpportunityClaim
@@ -214,7 +214,7 @@ def test_leaderboard_listing_name_and_bio(db_engine, listed, tmp_path, field, te
     form = {"display_name": "Listed", "bio": "About me", field: text}
     earlier = stored(db_engine, Photo, photo.id)
 
-    store = MediaStore(tmp_path / "media")  # an already saved result writes no file
+    store = LocalMediaStore(tmp_path / "media")  # an already saved result writes no file
     outcome = submit(db_engine, list_with, store, owner, photo, form["display_name"], form["bio"])
 
     saved = stored(db_engine, Photo, photo.id)

@@ -39,7 +39,7 @@ from starlette.routing import Route
 from prettyscore.analysis.service import stage_photo
 from prettyscore.core import constants, messages
 from prettyscore.core.errors import DomainError, ValidationFailed
-from prettyscore.core.media import MediaOwner, MediaStore
+from prettyscore.core.media import LocalMediaStore, MediaOwner, MediaStore
 from prettyscore.functions.routing import MAX_BODY_BYTES
 from prettyscore.web.upload_limits import MULTIPART_ENVELOPE_BYTES, limit_request_body
 from tests.api.conftest import api, api_server  # noqa: F401  (the REST API on a socket)
@@ -136,7 +136,7 @@ def check_upload(store: MediaStore, data: bytes) -> Image.Image | None:
 
 @pytest.fixture
 def store(tmp_path) -> MediaStore:
-    return MediaStore(tmp_path / "media")
+    return LocalMediaStore(tmp_path / "media")
 
 
 # ---------------------------------------------------------------------------
@@ -183,7 +183,7 @@ def test_random_bytes_behind_a_magic_number_are_refused(store_factory, prefix, t
 def store_factory(tmp_path):
     """A fresh store per hypothesis example (the fixture itself is made once per test)."""
     counter = iter(range(10**6))
-    return lambda: MediaStore(tmp_path / f"media-{next(counter)}")
+    return lambda: LocalMediaStore(tmp_path / f"media-{next(counter)}")
 
 
 # ---------------------------------------------------------------------------
@@ -389,7 +389,7 @@ def page_upload_app(store: MediaStore):
 
 @pytest.fixture(scope="module")
 def page_upload(tmp_path_factory) -> Iterator[tuple[str, MediaStore]]:
-    store = MediaStore(tmp_path_factory.mktemp("page-upload") / "media")
+    store = LocalMediaStore(tmp_path_factory.mktemp("page-upload") / "media")
     with serving(page_upload_app(store)) as url:
         yield url, store
 

@@ -15,7 +15,7 @@ from sqlmodel import Session
 from prettyscore.accounts import service as accounts
 from prettyscore.core import messages
 from prettyscore.core.errors import DomainError
-from prettyscore.core.media import MediaOwner, MediaStore, key_from_url, media_url
+from prettyscore.core.media import LocalMediaStore, MediaOwner, key_from_url, media_url
 from prettyscore.video import service
 from prettyscore.video.engines import get_video_engine
 from prettyscore.video.engines.http import HttpVideoEngine, describe_clip
@@ -210,7 +210,7 @@ def test_a_generation_with_the_http_engine_ends_with_a_playable_video(
     db, db_engine, provider, provider_clip, tmp_path
 ):
     assert get_video_engine().name == "http"
-    store = MediaStore(tmp_path / "media")
+    store = LocalMediaStore(tmp_path / "media")
     url = provider.host(CLIP, provider_clip[0], "video/mp4")
     provider.script("GET", TASK, task("RUNNING"), task("SUCCEEDED", output=[url]))
     done = run_generation(db, db_engine, store)
@@ -219,7 +219,7 @@ def test_a_generation_with_the_http_engine_ends_with_a_playable_video(
 
 
 def test_a_generation_the_provider_refuses_ends_failed(db, db_engine, provider, tmp_path):
-    store = MediaStore(tmp_path / "media")
+    store = LocalMediaStore(tmp_path / "media")
     provider.script("POST", CREATE, Reply(429, {"error": "Too many requests"}))
     failed = run_generation(db, db_engine, store)
     assert (failed.status, failed.error, failed.video_url) == (
