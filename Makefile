@@ -31,10 +31,11 @@ export PIP_DISABLE_PIP_VERSION_CHECK := 1
 # Sets PATH (Node >= 22 from .tools/ when the system's is older) and REFLEX_USE_NPM.
 JS_ENV = js_env="$$(scripts/js-env)"; eval "$$js_env"
 
-.PHONY: help run test lint format bench clean setup setup-dev migrate chromium lighthouse
+.PHONY: help run worker test lint format bench clean setup setup-dev migrate chromium lighthouse
 
 help:
 	@echo "make run     set up, apply migrations, start PrettyScore on http://localhost:$(PORT)"
+	@echo "make worker  set up, apply migrations, run a job worker (needs REDIS_URL)"
 	@echo "make test    set up (plus Chromium for the browser tests), run the whole test suite"
 	@echo "make lint    ruff check and ruff format --check"
 	@echo "make format  fix imports and format the code with ruff"
@@ -109,6 +110,12 @@ lighthouse: $(LIGHTHOUSE_STAMP)
 
 run: setup migrate
 	@$(JS_ENV); exec scripts/serve
+
+# A job worker for the queue on Redis (REDIS_URL): video renders. `make run` starts one
+# itself when REDIS_URL is set; run more, on any machine sharing the database, Redis and
+# the media store, to render more at once.
+worker: setup migrate
+	@exec scripts/worker
 
 # --- Checks ---------------------------------------------------------------------------
 

@@ -37,6 +37,7 @@ pytest_plugins = [
     "tests.fixtures.object_storage",
     "tests.fixtures.browser",
     "tests.fixtures.ai_provider",
+    "tests.fixtures.job_queue",
 ]
 
 PROJECT_ROOT = Path(__file__).resolve().parents[1]

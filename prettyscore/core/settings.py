@@ -107,6 +107,15 @@ class Settings:
         lambda read: f"sqlite:///{read['data_dir'] / 'prettyscore.db'}", _sqlalchemy_url
     )
     redis_url: str | None = _setting()
+    # Where slow jobs (video renders) run: "redis", a Dramatiq queue on REDIS_URL served
+    # by worker processes (`make worker`), or "inline", a thread of the web process.
+    job_queue: str = _setting(
+        lambda read: "redis" if read["redis_url"] else "inline", _one_of("inline", "redis")
+    )
+    # The queue's keys in Redis: processes sharing one are one deployment.
+    job_namespace: str = _setting("prettyscore-jobs")
+    # A worker silent this long is taken for dead, and its unfinished jobs run again.
+    job_heartbeat_timeout_seconds: float = _setting(60.0, float)
     secret_key: str = _setting(lambda read: _load_or_create_secret(read["data_dir"]))
     media_dir: Path = _setting(lambda read: str(read["data_dir"] / "media"), _folder)
     # Where stored photos and videos live: "local" (MEDIA_DIR) or "s3" (the bucket below,

@@ -60,6 +60,7 @@ from prettyscore.gates import service as gates
 from prettyscore.partners import referrals
 from prettyscore.partners.api import clicker_of, remember_referral
 from prettyscore.photos import media_files
+from prettyscore.video import jobs as video_jobs
 from prettyscore.video import service as video
 from prettyscore.video.models import VideoStatus
 
@@ -167,10 +168,8 @@ async def generate_video(body: GenerateVideoRequest, request: Request, user: Mem
     except BaseException:
         _discard(source)
         raise
-    # The render goes on a server thread, as the page starts it: the call returns now.
-    asyncio.get_running_loop().run_in_executor(
-        None, video.render_generation, session_scope, get_media_store(), job.id
-    )
+    # The render is a job (video.jobs), as the page starts it: the call returns now.
+    await asyncio.to_thread(video_jobs.start_render, job.id)
     return GenerateVideoResponse(taskId=str(job.id))
 
 

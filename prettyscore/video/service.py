@@ -147,13 +147,18 @@ def get_generation(db: Session, user_id: uuid.UUID, job_id: uuid.UUID | str) -> 
 
 
 def render_generation(db_factory, store: MediaStore, job_id: uuid.UUID) -> None:
-    """Run one generation to its end (slow: on a worker thread). Never raises.
+    """Run one generation to its end (slow: a job, see ``video.jobs``). Never raises.
 
     ``db_factory`` is ``prettyscore.core.db.session_scope``: each step commits on its own
-    so the status is visible to pollers at once.
+    so the status is visible to pollers at once. A generation no longer processing (its
+    job delivered again after a worker died, or already failed as stale) is left alone,
+    and only a processing one takes the outcome, so a clip is never rendered twice over.
     """
     with db_factory() as db:
         job = db.get(VideoGeneration, job_id)
+        if job is None or job.status != VideoStatus.PROCESSING:
+            log.info("Video generation %s is not processing; nothing to render", job_id)
+            return
         user_id, source_url = job.user_id, job.source_image_url
         prompt, duration = job.prompt, job.duration_seconds
     try:
@@ -170,13 +175,25 @@ def render_generation(db_factory, store: MediaStore, job_id: uuid.UUID) -> None:
         log.warning("Video generation %s failed: %s", job_id, error)
         outcome = {"status": VideoStatus.FAILED, "error": messages.VIDEO_GENERATION_FAILED}
     with db_factory() as db:
-        db.execute(
+        finished = db.execute(
             update(VideoGeneration)
-            .where(VideoGeneration.id == job_id)
+            .where(VideoGeneration.id == job_id, VideoGeneration.status == VideoStatus.PROCESSING)
             .values(finished_at=utcnow(), **outcome)
-        )
-        if outcome["status"] == VideoStatus.COMPLETED:
+        ).rowcount
+        if finished and outcome["status"] == VideoStatus.COMPLETED:
             media_files.claim(db, key)  # the generation owns its clip now
+
+
+def fail_generation(db: Session, job_id: uuid.UUID) -> None:
+    """A generation that will not render (its job could not be queued) fails now, with
+    the documents' text, rather than stay 'processing' until the stale sweep."""
+    db.execute(
+        update(VideoGeneration)
+        .where(VideoGeneration.id == job_id, VideoGeneration.status == VideoStatus.PROCESSING)
+        .values(
+            status=VideoStatus.FAILED, error=messages.VIDEO_GENERATION_FAILED, finished_at=utcnow()
+        )
+    )
 
 
 def fail_stale_generations(db: Session, older_than: timedelta = STALE_AFTER) -> int:

@@ -23,6 +23,7 @@ from prettyscore.core.media import get_media_store, key_from_url, media_url
 from prettyscore.core.model_types import utcnow
 from prettyscore.core.workers import database_work, photo_work
 from prettyscore.ui.guarded import guarded
+from prettyscore.video import jobs as video_jobs
 from prettyscore.video import service
 from prettyscore.video.engines.base import DEFAULT_DURATION_SECONDS, clamp_duration
 from prettyscore.video.models import VideoStatus
@@ -183,7 +184,7 @@ class VideoState(AuthState):
 
     @rx.event
     async def start(self):
-        """Start a generation if the member may; the render runs on a server thread."""
+        """Start a generation if the member may; the render runs as a job (video.jobs)."""
         user = await self._current_user()
         if user is None:
             return self._signed_out()
@@ -206,9 +207,7 @@ class VideoState(AuthState):
             )
         if call.failed:
             return call.toast
-        asyncio.get_running_loop().run_in_executor(
-            None, service.render_generation, session_scope, get_media_store(), job.id
-        )
+        await asyncio.to_thread(video_jobs.start_render, job.id)
         self._job_id, self.phase, self.polls, self.video_url = (
             str(job.id),
             VideoStatus.PROCESSING,

@@ -60,6 +60,8 @@ class AppServer:
     log_path: Path
     env: dict[str, str] = field(repr=False)
     process: subprocess.Popen | None = field(default=None, repr=False)
+    # With Redis, the job worker that renders its videos (as `make run` starts one).
+    worker: subprocess.Popen | None = field(default=None, repr=False)
     startup_seconds: float = 0.0
 
     def log_tail(self, lines: int = 50) -> str:
@@ -149,6 +151,8 @@ def server_environment(
     )
     if redis_url:
         env["REDIS_URL"] = redis_url
+        # The server's own queue: a worker of another server never takes its jobs.
+        env["JOB_NAMESPACE"] = f"prettyscore-e2e-{secrets.token_hex(8)}"
     # Without Redis, Reflex's in-memory state needs a single worker. With Redis, two workers
     # (E2E_WORKERS to change) so that a client's events really may land on either.
     env["GRANIAN_WORKERS"] = os.environ.get("E2E_WORKERS", "2") if redis_url else "1"
@@ -173,8 +177,13 @@ def _run_logged(command: list[str], env: dict[str, str], log, what: str) -> None
 
 
 def stop(server: AppServer) -> None:
-    """Stop the app and everything it started (its process group)."""
-    process = server.process
+    """Stop the app, its job worker and everything they started (their process groups)."""
+    for process in (server.process, server.worker):
+        stop_process_group(process)
+
+
+def stop_process_group(process: subprocess.Popen | None) -> None:
+    """SIGTERM to the group ``process`` leads, SIGKILL if it is still there after 20 s."""
     if process is None or process.poll() is not None:
         return
     with contextlib.suppress(ProcessLookupError):
@@ -187,6 +196,22 @@ def stop(server: AppServer) -> None:
         process.wait(timeout=10)
 
 
+def start_job_worker(env: dict[str, str], log) -> subprocess.Popen:
+    """A job worker (``scripts/worker``, what `make worker` runs) with the app's
+    environment ``env``, logging to ``log``, in a process group of its own."""
+    log.write("$ scripts/worker\n")
+    log.flush()
+    return subprocess.Popen(
+        [str(PROJECT_ROOT / "scripts" / "worker")],
+        cwd=PROJECT_ROOT,
+        env=env,
+        stdout=log,
+        stderr=subprocess.STDOUT,
+        stdin=subprocess.DEVNULL,
+        start_new_session=True,
+    )
+
+
 @contextlib.contextmanager
 def running_app(
     name: str,
@@ -197,14 +222,16 @@ def running_app(
     web_dir: Path | None = None,
     timeout: float | None = None,
     extra_env: dict[str, str] | None = None,
+    job_worker: bool = True,
 ) -> Iterator[AppServer]:
     """Migrate a database, start `reflex run --env prod --single-port`, yield, stop.
 
-    ``database_url`` None means a SQLite file in the data dir. ``extra_env`` overrides
-    settings for this server (e.g. ``ANALYSIS_WAIT_SECONDS=0`` for the load benchmark,
-    which measures the work and not the documents' minimum wait). Raises AppServerError, with
-    the last 50 log lines, when the app is not serving /ping and / within ``timeout``
-    seconds (default ``E2E_START_TIMEOUT`` or 300).
+    ``database_url`` None means a SQLite file in the data dir. With Redis, a job worker
+    runs beside the app (as `make run` starts one) unless ``job_worker`` is False.
+    ``extra_env`` overrides settings for this server (e.g. ``ANALYSIS_WAIT_SECONDS=0`` for
+    the load benchmark, which measures the work and not the documents' minimum wait).
+    Raises AppServerError, with the last 50 log lines, when the app is not serving /ping
+    and / within ``timeout`` seconds (default ``E2E_START_TIMEOUT`` or 300).
     """
     timeout = timeout or float(os.environ.get("E2E_START_TIMEOUT", "300"))
     run_dir.mkdir(parents=True, exist_ok=True)
@@ -241,6 +268,8 @@ def running_app(
     with server.log_path.open("a") as log:
         try:
             _run_logged([str(VENV_BIN / "alembic"), "upgrade", "head"], env, log, "Migration")
+            if job_worker and redis_url and env.get("JOB_QUEUE", "redis") == "redis":
+                server.worker = start_job_worker(env, log)
             log.write(f"$ reflex run --env prod --single-port --backend-port {port}\n")
             log.flush()
             server.process = subprocess.Popen(
