@@ -111,7 +111,7 @@ lighthouse: $(LIGHTHOUSE_STAMP)
 run: setup migrate
 	@$(JS_ENV); exec scripts/serve
 
-# A job worker for the queue on Redis (REDIS_URL): video renders. `make run` starts one
+# A job worker for the queue on Redis (REDIS_URL): video renders and AI edits. `make run` starts one
 # itself when REDIS_URL is set; run more, on any machine sharing the database, Redis and
 # the media store, to render more at once.
 worker: setup migrate

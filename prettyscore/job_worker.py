@@ -12,7 +12,8 @@ from __future__ import annotations
 from dramatiq.brokers.redis import RedisBroker
 
 from prettyscore.core import jobs
-from prettyscore.video import jobs as video_jobs  # noqa: F401  (declares its jobs)
+from prettyscore.editing import jobs as editing_jobs  # noqa: F401  (declares its jobs)
+from prettyscore.video import jobs as video_jobs  # noqa: F401
 
 
 def declare_jobs() -> RedisBroker:

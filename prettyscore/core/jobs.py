@@ -1,4 +1,5 @@
-"""Slow work (video renders) as jobs, on a queue shared by every machine or in-process.
+"""Slow work (video renders, AI edits) as jobs, on a queue shared by every machine or
+in-process.
 
 ``JOB_QUEUE=redis`` (the default when ``REDIS_URL`` is set): a job is a message on a
 Dramatiq queue in Redis, and worker processes (``make worker``, ``prettyscore.job_worker``)

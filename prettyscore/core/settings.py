@@ -107,7 +107,7 @@ class Settings:
         lambda read: f"sqlite:///{read['data_dir'] / 'prettyscore.db'}", _sqlalchemy_url
     )
     redis_url: str | None = _setting()
-    # Where slow jobs (video renders) run: "redis", a Dramatiq queue on REDIS_URL served
+    # Where slow jobs (video renders, AI edits) run: "redis", a Dramatiq queue on REDIS_URL served
     # by worker processes (`make worker`), or "inline", a thread of the web process.
     job_queue: str = _setting(
         lambda read: "redis" if read["redis_url"] else "inline", _one_of("inline", "redis")

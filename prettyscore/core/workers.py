@@ -64,3 +64,20 @@ async def database_work(fn, /, *args, **kwargs) -> Any:
 async def photo_work(fn, /, *args, **kwargs) -> Any:
     """Run blocking image work off the event loop, a few at a time."""
     return await _run(_photo_pool(), fn, *args, **kwargs)
+
+
+#: Threads waiting on AI edits that job workers run (JOB_QUEUE=redis): each only polls a row.
+EDIT_WAIT_THREADS = 32
+
+
+@functools.cache
+def _edit_wait_pool() -> ThreadPoolExecutor:
+    return ThreadPoolExecutor(EDIT_WAIT_THREADS, thread_name_prefix="edit-wait")
+
+
+async def edit_work(fn, /, *args, **kwargs) -> Any:
+    """Run an AI edit off the event loop. Where this process runs the edit engine, on the
+    photo pool; with the job queue on Redis a job worker runs it and the thread here
+    mostly waits, so it waits on a pool of its own rather than hold a photo thread."""
+    pool = _edit_wait_pool() if get_settings().job_queue == "redis" else _photo_pool()
+    return await _run(pool, fn, *args, **kwargs)

@@ -22,7 +22,8 @@ from prettyscore.core.db import DbFactory
 from prettyscore.core.errors import DomainError, PermissionDenied
 from prettyscore.core.media import MediaOwner, MediaStore, visitor_id
 from prettyscore.core.model_types import utcnow
-from prettyscore.editing.engines import engine_named, get_edit_engine
+from prettyscore.core.settings import get_settings
+from prettyscore.editing import jobs
 from prettyscore.editing.models import EditAllowance
 
 UNLIMITED = -1
@@ -90,16 +91,20 @@ def no_free_edits() -> PermissionDenied:
 
 
 def render_edit(
+    db_factory: DbFactory,
     store: MediaStore,
     image_key: str,
     prompt: str,
     media_owner: MediaOwner,
     engine_name: str | None = None,
 ) -> str:
-    """The edit itself, counted against nobody: the stored result's key (slow)."""
-    engine = engine_named(engine_name) if engine_name else get_edit_engine()
-    edited = engine.edit(images.decode_upload(store.read(image_key)), prompt)
-    return store.save(images.encode_jpeg(edited, quality=92), owner=media_owner, ext="jpg")
+    """The edit itself, counted against nobody: the stored result's key (slow). With the
+    job queue on Redis a job worker runs the engine, and this thread only waits."""
+    if get_settings().job_queue == "redis":
+        jpeg = jobs.edit_on_worker(db_factory, image_key, prompt, engine_name)
+    else:
+        jpeg = jobs.edited_jpeg(store, image_key, prompt, engine_name)
+    return store.save(jpeg, owner=media_owner, ext="jpg")
 
 
 def photo_download_name(score_text: str, which: str = "edited") -> str:
@@ -162,7 +167,7 @@ def edit_photo(
         premium = premium_of(db, owner_key)
         if not premium and edits_remaining(db, owner_key) <= 0:
             raise no_free_edits()
-    new_key = render_edit(store, image_key, prompt, media_owner, engine_name)
+    new_key = render_edit(db_factory, store, image_key, prompt, media_owner, engine_name)
     try:
         with db_factory() as db:
             if not premium and not reserve_edit(db, owner_key):

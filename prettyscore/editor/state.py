@@ -19,7 +19,7 @@ from prettyscore.core import constants, messages, routes
 from prettyscore.core.db import run_in_session, session_scope
 from prettyscore.core.errors import DomainError
 from prettyscore.core.media import MediaOwner, get_media_store, media_url
-from prettyscore.core.workers import photo_work
+from prettyscore.core.workers import edit_work, photo_work
 from prettyscore.editing import service as editing
 from prettyscore.editing.adjustments import (
     BLUR_DEFAULT,
@@ -263,7 +263,7 @@ class EditorState(AuthState):
             }
             self.editing = True
         with guarded("An AI edit in the editor", ai_edit.failure_text("edit")) as call:
-            edited = await photo_work(
+            edited = await edit_work(
                 service.edit_with_adjustments,
                 session_scope,
                 get_media_store(),

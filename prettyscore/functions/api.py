@@ -33,7 +33,7 @@ from prettyscore.core.db import run_in_session, session_scope
 from prettyscore.core.errors import DomainError, NotFound
 from prettyscore.core.media import MediaOwner, get_media_store, media_url
 from prettyscore.core.rate_limits import RateLimited
-from prettyscore.core.workers import photo_work
+from prettyscore.core.workers import edit_work, photo_work
 from prettyscore.editing import service as editing
 from prettyscore.functions import service
 from prettyscore.functions.routing import FunctionRoute
@@ -133,7 +133,7 @@ async def edit_photo(body: EditPhotoRequest, request: Request, user: Member):
     source = await _source(request, user, body.imageUrl)
     try:
         with _unexpected_as(messages.FAILED_TO_EDIT_PHOTO, "edit_failed"):
-            outcome = await photo_work(
+            outcome = await edit_work(
                 editing.edit_photo,
                 session_scope,
                 _temporary_files(media_files.API_EDIT),

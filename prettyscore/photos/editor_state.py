@@ -13,7 +13,7 @@ from prettyscore.core import constants, messages
 from prettyscore.core.db import run_in_session, session_scope
 from prettyscore.core.errors import DomainError
 from prettyscore.core.media import get_media_store, key_from_url
-from prettyscore.core.workers import photo_work
+from prettyscore.core.workers import edit_work
 from prettyscore.editing.presets import UPSCALE_PROMPT
 from prettyscore.photos import history
 from prettyscore.photos.history import EditedPhoto
@@ -26,11 +26,11 @@ EDITED_VIEW = "edited"  # after an edit: Download, Undo, Redo, Edit Again, ...
 
 
 async def _edit(prompt: str, kind: str, request: dict) -> EditedPhoto:
-    """One edit on the photo pool: Redo repeats the photo's last prompt, any other kind
+    """One edit (core.workers.edit_work): Redo repeats the photo's last prompt, any other kind
     runs ``prompt``."""
     if kind == "redo":
-        return await photo_work(history.redo_edit, session_scope, get_media_store(), **request)
-    return await photo_work(
+        return await edit_work(history.redo_edit, session_scope, get_media_store(), **request)
+    return await edit_work(
         history.edit_saved_photo, session_scope, get_media_store(), prompt=prompt, **request
     )
 

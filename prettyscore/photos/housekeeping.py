@@ -1,6 +1,7 @@
 """Keeping the privacy promise over time: visitors' photos are gone within the hour; the
 files of a save or an edit that a crash cut short are removed (``photos.pending``); and
-members' temporary files go at the end of their lifetime (``photos.media_files``)."""
+members' temporary files go at the end of their lifetime (``photos.media_files``), as do
+AI edits a job worker made for an asker that died waiting (``editing.jobs``)."""
 
 from __future__ import annotations
 
@@ -11,6 +12,7 @@ from datetime import UTC, datetime
 from prettyscore.core.constants import VISITOR_RESULT_TTL_SECONDS
 from prettyscore.core.db import session_scope
 from prettyscore.core.media import MediaStore, get_media_store
+from prettyscore.editing import jobs as editing_jobs
 from prettyscore.photos import media_files, pending
 
 log = logging.getLogger(__name__)
@@ -40,4 +42,6 @@ def run_once(store: MediaStore, db_factory=session_scope, *, now: float | None =
         log.info("Purged %d visitor files older than an hour", removed)
     removed += pending.sweep_unfinished(store, db_factory, now=now)
     moment = None if now is None else datetime.fromtimestamp(now, UTC)
+    with db_factory() as db:
+        editing_jobs.delete_abandoned(db)
     return removed + media_files.sweep_expired(store, db_factory, now=moment)

@@ -22,7 +22,7 @@ from prettyscore.core.db import run_in_session, session_scope
 from prettyscore.core.errors import DomainError
 from prettyscore.core.media import get_media_store, media_url
 from prettyscore.core.settings import get_settings
-from prettyscore.core.workers import photo_work
+from prettyscore.core.workers import edit_work, photo_work
 from prettyscore.editing import service as editing
 from prettyscore.photos import card as result_card
 from prettyscore.photos import service as photos_service
@@ -373,7 +373,7 @@ class ScoreState(UploadProgress, AuthState):
             }
             self.editing = True
         with guarded("An AI edit", ai_edit.failure_text(kind)) as call:
-            outcome = await photo_work(
+            outcome = await edit_work(
                 editing.edit_photo, session_scope, get_media_store(), prompt=prompt, **request
             )
         if call.failed:
