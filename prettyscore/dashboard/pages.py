@@ -18,6 +18,7 @@ from prettyscore.photos.pages import PHOTO_GRID_COLUMNS, account_zone, my_photos
 from prettyscore.ui import early_photo, styles
 from prettyscore.ui.components import icon_button, show_when_ready
 from prettyscore.ui.layout import page_layout
+from prettyscore.video.state import VideoState
 
 State = DashboardState
 
@@ -267,5 +268,5 @@ def register(app: rx.App) -> None:
             dashboard_page,
             route=route,
             title=messages.page_title(messages.TITLE_MY_DASHBOARD),
-            on_load=DashboardState.open_page,
+            on_load=[DashboardState.open_page, VideoState.resume],
         )

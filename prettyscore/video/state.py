@@ -130,6 +130,13 @@ class VideoState(AuthState):
         self.dialog_open = is_open
 
     @rx.event
+    def resume(self):
+        """on_load of the pages with the dialog: after a reload, or a reconnect to another
+        web process (the one polling may have stopped), a running job is followed again;
+        the dialog stays as it is."""
+        return self._resume_following()
+
+    @rx.event
     def dialog_mounted(self):
         """The dashboard (re)loaded: the dialog starts closed, a running job is followed."""
         self.dialog_open = False
