@@ -1,18 +1,28 @@
-"""The production set-up really is one app across several backend processes.
+"""The production shape: two web processes, one job worker, PostgreSQL, Redis and S3.
 
 README "Production: PostgreSQL, Redis, several workers" promises that with PostgreSQL and
-Reflex's Redis state manager any worker may serve any event of any tab. Granian spreads
-connections over its workers by chance, so this module does not rely on it: it starts TWO
-separate app processes (one worker each) on the same database, Redis and SECRET_KEY, and
-puts them behind one address, a TCP proxy the test switches (tests/helpers/tcp_proxy.py).
-A connection keeps the process it was opened to, as behind a real load balancer, and the
-proxy records which process each browser connection went to: that record, not the
-switch, is the evidence of who served what.
+Reflex's Redis state manager any web process may serve any event of any tab, that photos
+and videos live in one bucket every machine sees, and that renders and AI edits run on
+job workers. Granian spreads connections over its workers by chance, so this module does
+not rely on it: it starts TWO separate app processes (one Granian worker each) on the
+same database, Redis, bucket (a real S3 server, SeaweedFS) and SECRET_KEY, with one job
+worker beside them, and puts the web processes behind one address, a TCP proxy the test
+switches (tests/helpers/tcp_proxy.py). A connection keeps the process it was opened to,
+as behind a real load balancer, and the proxy records which process each browser
+connection went to: that record, not the switch, is the evidence of who served what.
 
-Ann's tab signs in and opens a chat on process A; Bob's tab opens the same chat on B;
-their messages cross between the processes live. Then A's connections are cut: Ann's tab
-reconnects to B and goes on, still signed in and with its state (a half-typed message)
-intact; finally A is stopped and her tab still works. (The test stops A: one test only.)
+The member's journey: upload, score, save and an AI edit on A (the files in the bucket,
+the edit made by the job worker); a video started on A, whose web process then dies and
+is replaced while the tab goes on through B, and whose job worker is killed in the
+middle of the render and replaced too; the clip, rendered by the new worker, plays back
+through B. (The video engine is the remote one, on a fake provider on 127.0.0.1 that
+holds the first worker's render, so the kill lands mid-render for certain.)
+
+The chat: Ann's tab signs in and opens a chat on process A; Bob's tab opens the same chat
+on B; their messages cross between the processes live. Then A's connections are cut:
+Ann's tab reconnects to B and goes on, still signed in and with its state (a half-typed
+message) intact; finally A is stopped and her tab still works. (That test stops A: it
+runs last.)
 
 Both processes serve one frontend build, as the workers of one `make run` do: two builds
 of the same code are not interchangeable (see ``_serve_one_build``).
@@ -23,13 +33,17 @@ from __future__ import annotations
 import os
 import secrets
 import shutil
+import signal
+import subprocess
 import time
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from pathlib import Path
 
 import pytest
+from PIL import Image
 from playwright.sync_api import BrowserContext, Page, expect
+from skimage import data
 
 from prettyscore.chat import live
 from prettyscore.core import messages
@@ -38,13 +52,27 @@ from tests.e2e.flows import (
     new_member,
     open_page,
     paid_contact_request,
+    save_scored_photo,
     wait_for_path,
     wait_until_ready,
 )
 from tests.e2e.test_chat import redis_announcements
+from tests.e2e.test_dashboard_editor import open_editor, toast
+from tests.e2e.test_video import open_video_dialog_from_my_photos
+from tests.fixtures.ai_provider import API_KEY
 from tests.fixtures.browser import browser_contexts
+from tests.fixtures.object_storage import ACCESS_KEY_ID, REGION, SECRET_ACCESS_KEY, S3Server
 from tests.helpers import app_server
-from tests.helpers.app_server import WEB_CACHE, AppServer, AppServerError, running_app
+from tests.helpers.app_server import (
+    WEB_CACHE,
+    AppServer,
+    AppServerError,
+    granian_workers,
+    running_app,
+    start_job_worker,
+    stop_process_group,
+)
+from tests.helpers.fake_ai_provider import FakeAIProvider, Reply
 from tests.helpers.tcp_proxy import Connection, TcpProxy, running_proxy
 
 pytestmark = pytest.mark.e2e
@@ -56,17 +84,44 @@ RECONNECT_WITHIN_SECONDS = 15.0
 NEW_VERSION_BANNER = "A new version of this app is available."
 
 
+#: The fake video provider's routes (the remote engine's API).
+CREATE, TASK, CLIP = "/v1/image_to_video", "/v1/tasks/task-42", "/files/clip.mp4"
+#: A render, a worker's death noticed (JOB_HEARTBEAT_TIMEOUT_SECONDS below) and a retry.
+VIDEO_WITHIN_MS = 90_000
+
+
 @dataclass
 class TwoProcesses:
-    """Processes A and B of one PrettyScore, behind ``proxy`` (open ``proxy.url``)."""
+    """Processes A and B of one PrettyScore, behind ``proxy`` (open ``proxy.url``), their
+    bucket on ``s3``, their job worker (``workers[-1]``), and the video provider."""
 
     proxy: TcpProxy
     a: AppServer
     b: AppServer
+    s3: S3Server
+    bucket: str
+    provider: FakeAIProvider
+    workers: list[subprocess.Popen]
+    worker_log: Path
 
     @property
     def base_url(self) -> str:
         return self.proxy.url
+
+    def start_job_worker(self) -> None:
+        """One more job worker, with A's environment (what a worker machine would have)."""
+        with self.worker_log.open("a") as log:
+            self.workers.append(start_job_worker(self.a.env, log))
+
+    def kill_job_worker(self) -> None:
+        """The running job worker dies at once (SIGKILL to its processes)."""
+        worker = self.workers[-1]
+        os.killpg(worker.pid, signal.SIGKILL)
+        worker.wait()
+
+    def bucket_keys(self, prefix: str) -> list[str]:
+        listing = self.s3.client().list_objects_v2(Bucket=self.bucket, Prefix=prefix)
+        return [item["Key"] for item in listing.get("Contents", [])]
 
 
 def _serve_one_build(source: Path, target: Path) -> None:
@@ -83,8 +138,9 @@ def _serve_one_build(source: Path, target: Path) -> None:
 
 
 @pytest.fixture(scope="module")
-def two_processes(request, tmp_path_factory) -> Iterator[TwoProcesses]:
-    """Two single-worker app processes sharing PostgreSQL, Redis, SECRET_KEY and data.
+def two_processes(request, tmp_path_factory, s3_server) -> Iterator[TwoProcesses]:
+    """Two single-worker app processes sharing PostgreSQL, Redis, SECRET_KEY, a bucket
+    and the job queue, with one job worker.
 
     Each builds its frontend in its own folder (two builds in one would clash), with the
     proxy's address compiled in as PUBLIC_URL, so the pages' websocket and uploads go
@@ -99,6 +155,9 @@ def two_processes(request, tmp_path_factory) -> Iterator[TwoProcesses]:
     shared = tmp_path_factory.mktemp("two-processes")
     slot = os.environ.get("E2E_WEB_SLOT") or os.environ.get("PYTEST_XDIST_WORKER", "main")
     web_dirs = {name: WEB_CACHE / f"{slot}-{name}" / ".web" for name in ("a", "b")}
+    bucket = f"ps-shape-{secrets.token_hex(6)}"
+    s3_server.client().create_bucket(Bucket=bucket)
+    provider = FakeAIProvider().start()
     with running_proxy() as proxy:
         same_everywhere = {
             "GRANIAN_WORKERS": "1",
@@ -106,6 +165,19 @@ def two_processes(request, tmp_path_factory) -> Iterator[TwoProcesses]:
             "SECRET_KEY": secrets.token_urlsafe(32),
             "DATA_DIR": str(shared / "data"),
             "REFLEX_UPLOADED_FILES_DIR": str(shared / "uploaded_files"),
+            "MEDIA_STORE": "s3",
+            "S3_ENDPOINT_URL": s3_server.endpoint,
+            "S3_BUCKET": bucket,
+            "S3_ACCESS_KEY_ID": ACCESS_KEY_ID,
+            "S3_SECRET_ACCESS_KEY": SECRET_ACCESS_KEY,
+            "S3_REGION": REGION,
+            "JOB_QUEUE": "redis",
+            "JOB_NAMESPACE": f"prettyscore-shape-{secrets.token_hex(8)}",
+            "JOB_HEARTBEAT_TIMEOUT_SECONDS": "3",
+            "VIDEO_ENGINE": "http",
+            "VIDEO_API_BASE": provider.url + "/v1",
+            "VIDEO_API_KEY": API_KEY,
+            "VIDEO_POLL_SECONDS": "0.2",
         }
 
         def start(name: str):
@@ -116,6 +188,7 @@ def two_processes(request, tmp_path_factory) -> Iterator[TwoProcesses]:
                 redis_url=redis,
                 web_dir=web_dirs[name],
                 extra_env=same_everywhere,
+                job_worker=False,
             )
 
         try:
@@ -127,9 +200,19 @@ def two_processes(request, tmp_path_factory) -> Iterator[TwoProcesses]:
                         f"{server.startup_seconds:.1f} s (log: {server.log_path})"
                     )
                 print(f"[two-processes] both behind {proxy.url}")
-                yield TwoProcesses(proxy, a, b)
+                shape = TwoProcesses(
+                    proxy, a, b, s3_server, bucket, provider, [], shared / "job-worker.log"
+                )
+                shape.start_job_worker()
+                try:
+                    yield shape
+                finally:
+                    for worker in shape.workers:
+                        stop_process_group(worker)
         except AppServerError as error:
             pytest.fail(str(error), pytrace=False)
+        finally:
+            provider.stop()
 
 
 @pytest.fixture
@@ -180,7 +263,74 @@ def _wait_for_open_socket(proxy: TcpProxy, backend: int, token: str) -> float:
     return time.monotonic() - started
 
 
-# -- the test ---------------------------------------------------------------------------
+# -- the tests --------------------------------------------------------------------------
+def test_a_photo_goes_from_upload_to_a_played_video_across_the_production_shape(
+    new_context, two_processes, tmp_path, provider_clip
+):
+    shape, proxy = two_processes, two_processes.proxy
+    a, b, base = shape.a.port, shape.b.port, shape.base_url
+    clip = provider_clip[0]
+    clip_url = shape.provider.host(CLIP, clip, "video/mp4")
+    # The first worker's render hangs at the provider; the next one is answered.
+    shape.provider.script(
+        "POST", CREATE, Reply(json={"id": "task-42"}, delay=120), Reply(json={"id": "task-42"})
+    )
+    shape.provider.script(
+        "GET", TASK, Reply(json={"id": "task-42", "status": "SUCCEEDED", "output": [clip_url]})
+    )
+    photo = tmp_path / "astronaut.jpg"
+    Image.fromarray(data.astronaut()).save(photo, format="JPEG", quality=92)
+    page = new_context().new_page()
+
+    # On A: sign up, upload, score and save; the photo's files are in the bucket.
+    proxy.switch_to(a)
+    new_member(page, base, "shape")
+    save_scored_photo(page, base, photo)
+    assert shape.bucket_keys("u/"), "the saved photo is not in the bucket"
+
+    # An AI edit (made by the job worker), then a video of the edited photo.
+    open_page(page, f"{base}/dashboard")
+    panel = open_editor(page)
+    panel.get_by_role("button", name="Blur background").click()
+    toast(page, messages.PHOTO_EDITED_REMAINING.format(n=4)).to_be_visible()
+    page.keyboard.press("Escape")
+    expect(page.get_by_test_id("editor-panel")).to_be_hidden()
+    dialog = open_video_dialog_from_my_photos(page)
+    dialog.get_by_role("button", name="Generate Video").click()
+    expect(page.get_by_text(messages.VIDEO_STARTED)).to_be_visible()
+    expect(dialog.get_by_test_id("video-processing")).to_be_visible()
+    token = _tab_token(page)
+    assert any(item.open for item in _event_sockets(proxy, a, token))
+
+    # The job worker is rendering (the provider holds its call) when A's web process dies
+    # (Granian starts a fresh one) and the tab goes on through B; then the job worker is
+    # killed mid-render and another one starts.
+    deadline = time.monotonic() + 60
+    while not shape.provider.received("POST", CREATE):
+        assert time.monotonic() < deadline, "no job worker took the render"
+        time.sleep(0.1)
+    proxy.switch_to(b)
+    for pid in granian_workers(shape.a):
+        os.kill(pid, signal.SIGKILL)
+    seconds = _wait_for_open_socket(proxy, b, token)
+    print(f"\n[production-shape] the tab went on through B after {seconds:.2f} s")
+    shape.kill_job_worker()
+    shape.start_job_worker()
+
+    # The new worker renders the clip; B follows the job and plays it back from the bucket.
+    player = dialog.get_by_test_id("video-player")
+    expect(player).to_be_visible(timeout=VIDEO_WITHIN_MS)
+    expect(page.get_by_text(messages.VIDEO_GENERATED)).to_be_visible()
+    source = player.get_attribute("src")
+    answer = page.request.get(f"{base}{source}")
+    assert answer.status == 200 and answer.headers["content-type"] == "video/mp4"
+    assert answer.body() == clip
+    assert any(item.first_line.startswith(f"GET {source}") for item in proxy.opened(b))
+    assert len(shape.provider.received("POST", CREATE)) == 2
+    assert _tab_token(page) == token
+    expect(page.get_by_text(NEW_VERSION_BANNER)).to_have_count(0)
+
+
 def test_a_session_and_a_live_chat_span_two_backend_processes(new_context, two_processes):
     proxy, a, b = two_processes.proxy, two_processes.a.port, two_processes.b.port
     base = two_processes.base_url
