@@ -1,7 +1,8 @@
 """Benchmark: how many concurrent users the running app holds, over Reflex's own protocol.
 
 For each server ("sqlite-memory": SQLite, in-memory state, one worker; "postgres-redis":
-PostgreSQL, Redis state, two workers), with ``ANALYSIS_WAIT_SECONDS=0`` so the analysis
+PostgreSQL, Redis state, two workers; "production": the same with photos in S3 and a job
+worker; ``LOAD_SERVERS`` picks some), with ``ANALYSIS_WAIT_SECONDS=0`` so the analysis
 costs what it really costs:
 
 1. a real Chromium session is recorded once (visitor: home, a photo dropped on the hero,
@@ -31,6 +32,7 @@ from __future__ import annotations
 import asyncio
 import concurrent.futures
 import os
+import secrets
 import time
 from pathlib import Path
 
@@ -38,6 +40,7 @@ import pytest
 import reflex.constants
 
 from tests.e2e import flows
+from tests.fixtures import object_storage
 from tests.fixtures.browser import backing_services
 from tests.helpers.app_server import AppServer, AppServerError, running_app
 from tests.perf import load_driver as driver
@@ -67,15 +70,41 @@ WORK_EVENTS = {"upload photo (home)", "analyse (to redirect)", "sign in"}
 FAST_SETTINGS = {"ANALYSIS_WAIT_SECONDS": "0", "BODY_ANALYSIS_WAIT_SECONDS": "0"}
 
 
-@pytest.fixture(scope="module", params=["sqlite-memory", "postgres-redis"])
+#: LOAD_SERVERS=production: only the production shape (see ``load_app``).
+SERVERS = os.environ.get("LOAD_SERVERS", "sqlite-memory,postgres-redis,production").split(",")
+
+
+def _object_storage(request) -> dict[str, str]:
+    """The settings of a new bucket on the tests' S3 server (SeaweedFS)."""
+    s3_server = request.getfixturevalue("s3_server")
+    bucket = f"ps-load-{secrets.token_hex(6)}"
+    s3_server.client().create_bucket(Bucket=bucket)
+    return {
+        "MEDIA_STORE": "s3",
+        "S3_ENDPOINT_URL": s3_server.endpoint,
+        "S3_BUCKET": bucket,
+        "S3_ACCESS_KEY_ID": object_storage.ACCESS_KEY_ID,
+        "S3_SECRET_ACCESS_KEY": object_storage.SECRET_ACCESS_KEY,
+        "S3_REGION": object_storage.REGION,
+    }
+
+
+@pytest.fixture(scope="module", params=SERVERS)
 def load_app(request, tmp_path_factory):
-    """The app with the analysis at its real speed, one server per param."""
+    """The app with the analysis at its real speed, one server per param. "production" is
+    the shape of several machines: PostgreSQL, Redis (state and job queue), photos in S3
+    and a job worker beside the web workers."""
     name = request.param
-    database_url, redis = backing_services(request, name)
+    database_url, redis = backing_services(
+        request, "postgres-redis" if name == "production" else name
+    )
+    settings = dict(FAST_SETTINGS)
+    if name == "production":
+        settings.update(_object_storage(request))
     run_dir = tmp_path_factory.mktemp(f"load-{name}")
     try:
         with running_app(
-            name, run_dir, database_url=database_url, redis_url=redis, extra_env=FAST_SETTINGS
+            name, run_dir, database_url=database_url, redis_url=redis, extra_env=settings
         ) as server:
             print(f"\n[{name}] serving at {server.base_url} after {server.startup_seconds:.0f} s")
             yield server
