@@ -329,6 +329,7 @@ HANDLERS: dict[str, Rule] = {
     "VideoState.open_dialog": Rule(OWNER, args=_photo),
     "VideoState.set_dialog_open": Rule(EVERYONE, args=lambda w: (True,)),
     "VideoState.dialog_mounted": Rule(EVERYONE),
+    "VideoState.resume": Rule(EVERYONE),
     "VideoState.choose_image": Rule(MEMBERS, skip=UPLOAD),
     "VideoState.reject_drop": Rule(EVERYONE, args=lambda w: (["file-too-large"],)),
     "VideoState.set_prompt": Rule(EVERYONE, args=lambda w: ("dance",)),
