@@ -305,10 +305,7 @@ def test_a_photo_goes_from_upload_to_a_played_video_across_the_production_shape(
     # The job worker is rendering (the provider holds its call) when A's web process dies
     # (Granian starts a fresh one) and the tab goes on through B; then the job worker is
     # killed mid-render and another one starts.
-    deadline = time.monotonic() + 60
-    while not shape.provider.received("POST", CREATE):
-        assert time.monotonic() < deadline, "no job worker took the render"
-        time.sleep(0.1)
+    shape.provider.wait_for("POST", CREATE)
     proxy.switch_to(b)
     for pid in granian_workers(shape.a):
         os.kill(pid, signal.SIGKILL)

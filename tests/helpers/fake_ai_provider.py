@@ -98,6 +98,14 @@ class FakeAIProvider:
         with self._lock:
             return [r for r in self.requests if (r.method, r.path) == (method.upper(), path)]
 
+    def wait_for(self, method: str, path: str, timeout: float = 60.0) -> None:
+        """Until ``method path`` has been called (e.g. by a job worker); fails after
+        ``timeout`` seconds."""
+        deadline = time.monotonic() + timeout
+        while not self.received(method, path):
+            assert time.monotonic() < deadline, f"nobody called {method} {path}"
+            time.sleep(0.1)
+
     # -- serving ----------------------------------------------------------------------------
 
     def _next_reply(self, method: str, path: str) -> Reply:
