@@ -23,6 +23,14 @@ from prettyscore.core.db import run_in_session
 from prettyscore.core.mail import mail_on_commit
 from prettyscore.ui.form_state import FormState
 from prettyscore.ui.guarded import guarded
+from prettyscore.ui.server_wait import FormWait
+
+# Each form is busy from the press and runs each submission once (``FormWait``).
+SIGN_IN_WAIT = FormWait("sign_in")
+SIGN_UP_WAIT = FormWait("sign_up")
+SECOND_STEP_WAIT = FormWait("second_step")
+FORGOT_WAIT = FormWait("forgot_password")
+RESET_WAIT = FormWait("reset_password")
 
 
 def _second_step_choices(db, user_id) -> list[dict[str, str]]:
@@ -92,6 +100,7 @@ class AuthFormState(AccountFormState):
         self.sign_in_email = value
 
     @rx.event
+    @SIGN_IN_WAIT.answers
     async def submit_sign_in(self, form: dict[str, str]):
         """Sign in; remember the email in this browser for next time. A member with an
         authenticator is asked for its code before the session is theirs."""
@@ -103,6 +112,7 @@ class AuthFormState(AccountFormState):
         )
 
     @rx.event
+    @SECOND_STEP_WAIT.answers
     async def submit_second_step(self, form: dict[str, str]):
         """Check the authenticator's code; a correct one completes the sign-in."""
         if self.submitting or not self._pending_access_token:
@@ -140,6 +150,7 @@ class AuthFormState(AccountFormState):
         self._pending_refresh_token = ""
 
     @rx.event
+    @SIGN_UP_WAIT.answers
     async def submit_sign_up(self, form: dict[str, str]):
         """Create the account and sign in; a partner's referral cookie (sent with this
         browser's connection, never through the form) credits that partner."""
@@ -182,6 +193,7 @@ class ForgotPasswordState(AccountFormState):
     """/auth/forgot: ask for a reset link."""
 
     @rx.event
+    @FORGOT_WAIT.answers
     async def submit(self, form: dict[str, str]):
         """Mail a reset link; the answer is the same whether the email is known or not."""
         done, refusal = await self._call(
@@ -199,6 +211,7 @@ class ResetPasswordState(AccountFormState):
     """The page a recovery link opens: choose a new password, then you are signed in."""
 
     @rx.event
+    @RESET_WAIT.answers
     async def submit(self, form: dict[str, str]):
         tokens, refusal = await self._call(
             service.reset_password,

@@ -5,12 +5,26 @@ from __future__ import annotations
 
 import reflex as rx
 
-from prettyscore.accounts.form_state import AuthFormState, ForgotPasswordState, ResetPasswordState
+from prettyscore.accounts.form_state import (
+    FORGOT_WAIT,
+    RESET_WAIT,
+    SECOND_STEP_WAIT,
+    SIGN_IN_WAIT,
+    SIGN_UP_WAIT,
+    AuthFormState,
+    ForgotPasswordState,
+    ResetPasswordState,
+)
 from prettyscore.accounts.models import MfaFactorStatus
-from prettyscore.accounts.security_state import SecurityState
+from prettyscore.accounts.security_state import (
+    ADD_FACTOR_WAIT,
+    CONFIRM_FACTOR_WAIT,
+    SecurityState,
+)
 from prettyscore.accounts.state import AuthState
 from prettyscore.core import messages, routes
 from prettyscore.ui.layout import page_layout
+from prettyscore.ui.server_wait import FormWait
 
 
 def _field(name: str, placeholder: str, kind: str = "text", **props) -> rx.Component:
@@ -26,16 +40,22 @@ def _field(name: str, placeholder: str, kind: str = "text", **props) -> rx.Compo
     )
 
 
-def _submit(label: str, busy=AuthFormState.submitting) -> rx.Component:
+def _submit(label: str, wait: FormWait, busy=AuthFormState.submitting) -> rx.Component:
+    """The form's attempt, its button (busy from the press) and the notice for a press
+    the server has not answered."""
     # Disabled until the page is live: a form submitted before that would be sent by the
     # browser itself, as a GET with the password in the address.
-    return rx.button(
-        label,
-        type="submit",
-        size="3",
-        width="100%",
-        loading=busy,
-        disabled=~rx.State.is_hydrated,
+    return rx.fragment(
+        wait.attempt_field(),
+        rx.button(
+            label,
+            type="submit",
+            size="3",
+            width="100%",
+            loading=wait.busy(busy),
+            disabled=wait.busy(busy) | ~rx.State.is_hydrated,
+        ),
+        wait.no_answer_notice(busy),
     )
 
 
@@ -56,12 +76,12 @@ def _sign_in_form() -> rx.Component:
                 "password",
                 auto_complete="current-password",
             ),
-            _submit(messages.SIGN_IN),
+            _submit(messages.SIGN_IN, SIGN_IN_WAIT),
             rx.link(messages.FORGOT_PASSWORD, href=routes.AUTH_FORGOT, size="2"),
             spacing="3",
             width="100%",
         ),
-        on_submit=AuthFormState.submit_sign_in,
+        on_submit=SIGN_IN_WAIT.submit(AuthFormState.submit_sign_in),
         reset_on_submit=False,
         width="100%",
     )
@@ -78,11 +98,11 @@ def _sign_up_form() -> rx.Component:
                 min_length=6,
                 auto_complete="new-password",
             ),
-            _submit(messages.SIGN_UP),
+            _submit(messages.SIGN_UP, SIGN_UP_WAIT),
             spacing="3",
             width="100%",
         ),
-        on_submit=AuthFormState.submit_sign_up,
+        on_submit=SIGN_UP_WAIT.submit(AuthFormState.submit_sign_up),
         reset_on_submit=False,
         width="100%",
     )
@@ -162,20 +182,20 @@ def _factor_choice() -> rx.Component:
     )
 
 
-def _code_form(*leading: rx.Component, busy, on_submit, on_cancel) -> rx.Component:
+def _code_form(*leading: rx.Component, busy, wait: FormWait, on_submit, on_cancel) -> rx.Component:
     """An authenticator code with Verify and Cancel (sign-in's second step, enrolment)."""
     return rx.form(
         rx.vstack(
             *leading,
             _code_field(),
-            _submit(messages.MFA_VERIFY, busy),
+            _submit(messages.MFA_VERIFY, wait, busy),
             rx.button(
                 messages.MFA_CANCEL, type="button", variant="ghost", size="2", on_click=on_cancel
             ),
             spacing="3",
             width="100%",
         ),
-        on_submit=on_submit,
+        on_submit=wait.submit(on_submit),
         reset_on_submit=True,
         width="100%",
     )
@@ -189,6 +209,7 @@ def _second_step() -> list[rx.Component]:
         _code_form(
             _factor_choice(),
             busy=AuthFormState.submitting,
+            wait=SECOND_STEP_WAIT,
             on_submit=AuthFormState.submit_second_step,
             on_cancel=AuthFormState.cancel_second_step,
         ),
@@ -208,12 +229,12 @@ def forgot_page() -> rx.Component:
             rx.form(
                 rx.vstack(
                     _field("email", messages.EMAIL_PLACEHOLDER, "email", auto_complete="email"),
-                    _submit("Send reset link", ForgotPasswordState.submitting),
+                    _submit("Send reset link", FORGOT_WAIT, ForgotPasswordState.submitting),
                     rx.link("Back to sign in", href=routes.AUTH, size="2"),
                     spacing="3",
                     width="100%",
                 ),
-                on_submit=ForgotPasswordState.submit,
+                on_submit=FORGOT_WAIT.submit(ForgotPasswordState.submit),
                 reset_on_submit=True,
                 width="100%",
             ),
@@ -235,11 +256,11 @@ def reset_page() -> rx.Component:
                         min_length=6,
                         auto_complete="new-password",
                     ),
-                    _submit("Save new password", ResetPasswordState.submitting),
+                    _submit("Save new password", RESET_WAIT, ResetPasswordState.submitting),
                     spacing="3",
                     width="100%",
                 ),
-                on_submit=ResetPasswordState.submit,
+                on_submit=RESET_WAIT.submit(ResetPasswordState.submit),
                 width="100%",
             ),
         )
@@ -291,11 +312,11 @@ def _enrolment_start() -> rx.Component:
                 size="3",
                 width="100%",
             ),
-            _submit(messages.SECURITY_ADD_FACTOR, SecurityState.working),
+            _submit(messages.SECURITY_ADD_FACTOR, ADD_FACTOR_WAIT, SecurityState.working),
             spacing="3",
             width="100%",
         ),
-        on_submit=SecurityState.start_enrolment,
+        on_submit=ADD_FACTOR_WAIT.submit(SecurityState.start_enrolment),
         reset_on_submit=True,
         width="100%",
     )
@@ -322,6 +343,7 @@ def _enrolment_in_progress() -> rx.Component:
         ),
         _code_form(
             busy=SecurityState.working,
+            wait=CONFIRM_FACTOR_WAIT,
             on_submit=SecurityState.confirm_enrolment,
             on_cancel=SecurityState.cancel_enrolment,
         ),

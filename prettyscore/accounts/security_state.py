@@ -16,6 +16,11 @@ from prettyscore.accounts.state import AuthState
 from prettyscore.core import messages
 from prettyscore.core.db import run_in_session
 from prettyscore.ui.guarded import guarded
+from prettyscore.ui.server_wait import FormWait
+
+# The enrolment's two forms are busy from the press and run each submission once.
+ADD_FACTOR_WAIT = FormWait("add_factor")
+CONFIRM_FACTOR_WAIT = FormWait("confirm_factor")
 
 
 def svg_data_uri(svg: str) -> str:
@@ -44,6 +49,8 @@ class SecurityState(AuthState):
     enrolment_secret: str = ""
     enrolment_qr_src: str = ""
     working: bool = False
+    # The attempt ids of the latest submissions run (``ui.server_wait.FormWait``).
+    _answered_attempts: list[str] = []
 
     @rx.var
     def enrolling(self) -> bool:
@@ -59,6 +66,7 @@ class SecurityState(AuthState):
         return None
 
     @rx.event
+    @ADD_FACTOR_WAIT.answers
     async def start_enrolment(self, form: dict[str, str]):
         """A new authenticator: show its QR code and secret, and ask for its first code."""
         enrolment, refusal = await self._member_call(mfa.enroll_totp, form.get("name") or None)
@@ -70,6 +78,7 @@ class SecurityState(AuthState):
         return await self._reload_factors()
 
     @rx.event
+    @CONFIRM_FACTOR_WAIT.answers
     async def confirm_enrolment(self, form: dict[str, str]):
         """The first code: the authenticator is on, and this session is now aal2."""
         tokens, refusal = await self._member_call(

@@ -6,7 +6,7 @@ from __future__ import annotations
 import reflex as rx
 
 from prettyscore.billing.components import promo_code_field
-from prettyscore.billing.state import LocalCheckoutState, PremiumState
+from prettyscore.billing.state import SUBSCRIBE_WAIT, LocalCheckoutState, PremiumState
 from prettyscore.core import messages, routes
 from prettyscore.ui import styles
 from prettyscore.ui.components import card, icon_button, link_button, page_header
@@ -53,13 +53,16 @@ def _subscribe_button() -> rx.Component:
         icon_button(
             "crown",
             messages.PREMIUM_SUBSCRIBE,
-            on_click=PremiumState.subscribe,
-            loading=PremiumState.starting,
-            disabled=~_READY,
+            on_click=SUBSCRIBE_WAIT.send(PremiumState.subscribe),
+            loading=SUBSCRIBE_WAIT.busy(PremiumState.starting),
+            disabled=SUBSCRIBE_WAIT.busy(PremiumState.starting) | ~_READY,
             size="4",
             radius="full",
             width="100%",
             style=styles.GRADIENT_BUTTON,
+        ),
+        SUBSCRIBE_WAIT.no_answer_notice(
+            PremiumState.starting, retry=SUBSCRIBE_WAIT.retry(PremiumState.subscribe, 0)
         ),
         spacing="4",
         width="100%",

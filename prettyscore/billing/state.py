@@ -21,8 +21,11 @@ from prettyscore.core.db import run_in_session
 from prettyscore.core.errors import DomainError
 from prettyscore.core.settings import get_settings
 from prettyscore.ui.guarded import guarded
+from prettyscore.ui.server_wait import ServerWait
 
 #: After a successful payment: recheck the plan after 2 s, go to /dashboard 1 s later.
+#: "Subscribe" is busy from the press; a retry never opens a second checkout.
+SUBSCRIBE_WAIT = ServerWait("subscribe")
 RECHECK_AFTER_SECONDS = 2.0
 LEAVE_AFTER_SECONDS = 1.0
 CHECKING, CONFIRMED, PROCESSING = "checking", "confirmed", "processing"
@@ -66,6 +69,8 @@ class PremiumState(MembershipState):
     cancelling: bool = False
     cancel_dialog_open: bool = False
     promo_code: str = ""
+    # The attempt ids of the latest presses run (``ui.server_wait``).
+    _answered_attempts: list[str] = []
 
     async def _load_plan(self) -> None:
         user = await self._current_user()
@@ -133,8 +138,9 @@ class PremiumState(MembershipState):
         yield rx.redirect(routes.DASHBOARD)
 
     @rx.event
-    async def subscribe(self):
-        """Start a Premium checkout and send the browser to it."""
+    @SUBSCRIBE_WAIT.answers
+    async def subscribe(self, attempt: str = ""):
+        """Start a Premium checkout and send the browser to it (once per ``attempt``)."""
         was_signed_in = self.signed_in
         user = await self._current_user()
         if user is None:

@@ -9,20 +9,13 @@ from __future__ import annotations
 
 import reflex as rx
 
-from prettyscore.chat.state import ROUTE_ARG, ChatLine, ChatState, ConversationRow
+from prettyscore.chat.state import ROUTE_ARG, SEND_WAIT, ChatLine, ChatState, ConversationRow
 from prettyscore.core import messages, routes
-from prettyscore.ui.components import card, page_header
+from prettyscore.ui.components import ENTER_SUBMITS, card, page_header
 from prettyscore.ui.layout import page_layout
 
 CHAT_BOX_HEIGHT = "600px"
 FORM_ID = "chat-form"
-# Enter (without Shift, and not while composing an accented character) submits the form;
-# on a blank text it does nothing, like the disabled Send button.
-ENTER_SENDS = rx.Var(
-    "((event) => { if (event.key !== 'Enter' || event.shiftKey || event.nativeEvent.isComposing)"
-    " return; event.preventDefault(); const field = event.currentTarget;"
-    " if (field.value.trim() !== '') field.form?.requestSubmit(); })"
-)
 
 
 def _bubble(line: ChatLine) -> rx.Component:
@@ -83,21 +76,24 @@ def _composer() -> rx.Component:
                 rows="2",
                 resize="vertical",
                 width="100%",
-                custom_attrs={"onKeyDown": ENTER_SENDS},
+                custom_attrs={"onKeyDown": ENTER_SUBMITS},
                 data_testid="chat-input",
             ),
             rx.button(
                 rx.icon("send", size=16),
                 messages.CHAT_SEND,
                 type="submit",
-                disabled=~(ChatState.can_send & rx.State.is_hydrated),
+                loading=SEND_WAIT.pending.value,
+                disabled=SEND_WAIT.pending.value | ~(ChatState.can_send & rx.State.is_hydrated),
                 size="3",
             ),
+            SEND_WAIT.attempt_field(),
             align="end",
             width="100%",
         ),
+        SEND_WAIT.no_answer_notice(rx.Var.create(False)),
         id=FORM_ID,
-        on_submit=ChatState.send,
+        on_submit=SEND_WAIT.submit(ChatState.send),
         width="100%",
     )
 

@@ -30,6 +30,7 @@ from prettyscore.core.errors import DomainError, ValidationFailed
 from prettyscore.core.outages import is_service_outage
 from prettyscore.core.rate_limits import RateLimited
 from prettyscore.ui.guarded import guarded
+from prettyscore.ui.server_wait import FormWait
 
 log = logging.getLogger(__name__)
 
@@ -94,6 +95,10 @@ def _rows(db, user_id: uuid.UUID) -> list[ConversationRow]:
     ]
 
 
+# Send is busy from the press, and a message resent before an answer is stored once.
+SEND_WAIT = FormWait("chat_send")
+
+
 class ChatState(AuthState):
     """One chat page: who with, the messages shown, the draft, and the live loop."""
 
@@ -105,6 +110,8 @@ class ChatState(AuthState):
     _request_id: str = ""
     _user_id: str = ""
     _watch: str = ""  # the one live loop allowed to run for this tab
+    # The attempt ids of the latest messages sent (``ui.server_wait.FormWait``).
+    _answered_attempts: list[str] = []
 
     @rx.var
     def can_send(self) -> bool:
@@ -170,6 +177,7 @@ class ChatState(AuthState):
         return datetime.fromisoformat(self.lines[-1].created) - OVERLAP
 
     @rx.event
+    @SEND_WAIT.answers
     async def send(self, form_data: dict):
         """Store the message (Enter or the Send button) and wake the other party's page.
 

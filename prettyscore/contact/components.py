@@ -7,7 +7,7 @@ from __future__ import annotations
 import reflex as rx
 
 from prettyscore.billing.components import promo_code_field
-from prettyscore.contact.state import ContactState
+from prettyscore.contact.state import SEND_REQUEST_WAIT, ContactState
 from prettyscore.core import messages, routes
 from prettyscore.ui import styles
 
@@ -50,15 +50,28 @@ def _message_box() -> rx.Component:
 
 
 def _actions() -> rx.Component:
+    return rx.vstack(
+        _buttons(),
+        SEND_REQUEST_WAIT.no_answer_notice(
+            ContactState.sending, retry=SEND_REQUEST_WAIT.retry(ContactState.send_contact, 0)
+        ),
+        spacing="2",
+        width="100%",
+    )
+
+
+def _buttons() -> rx.Component:
     return rx.hstack(
         rx.dialog.close(
             rx.button(messages.CONTACT_CANCEL, variant="soft", color_scheme="gray", type="button")
         ),
         rx.button(
             messages.CONTACT_SEND,
-            on_click=ContactState.send_contact,
-            loading=ContactState.sending,
-            disabled=ContactState.message_empty | ~rx.State.is_hydrated,
+            on_click=SEND_REQUEST_WAIT.send(ContactState.send_contact),
+            loading=SEND_REQUEST_WAIT.busy(ContactState.sending),
+            disabled=SEND_REQUEST_WAIT.busy(ContactState.sending)
+            | ContactState.message_empty
+            | ~rx.State.is_hydrated,
             style=styles.GRADIENT_BUTTON,
             type="button",
         ),

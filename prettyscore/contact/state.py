@@ -18,9 +18,12 @@ from prettyscore.contact import service
 from prettyscore.core import messages, routes
 from prettyscore.core.db import run_in_session
 from prettyscore.ui.guarded import guarded
+from prettyscore.ui.server_wait import ServerWait
 
 #: After paying, the payment event may reach us a moment after the member: look again
 #: this many times, a second apart, before showing nothing.
+#: "Send Request" is busy from the press; a retry never makes a second request.
+SEND_REQUEST_WAIT = ServerWait("contact_request")
 SENT_CHECKS = 5
 SENT_CHECK_PAUSE_SECONDS = 1.0
 
@@ -37,6 +40,8 @@ class ContactState(AuthState):
     promo_code: str = ""
     sending: bool = False
     sent_notice: str = ""
+    # The attempt ids of the latest presses run (``ui.server_wait``).
+    _answered_attempts: list[str] = []
 
     @rx.var
     def contact_title(self) -> str:
@@ -126,9 +131,10 @@ class ContactState(AuthState):
         self.promo_code = as_typed(value)
 
     @rx.event
-    async def send_contact(self):
+    @SEND_REQUEST_WAIT.answers
+    async def send_contact(self, attempt: str = ""):
         """Create the request (the server checks the message and prices it) and go to
-        the checkout to pay its fee."""
+        the checkout to pay its fee (once per ``attempt``)."""
         user = await self._current_user()
         if user is None:
             for event in self._sign_in_first():

@@ -16,7 +16,8 @@ import reflex as rx
 from prettyscore.core import messages, routes
 from prettyscore.editing.presets import PRESET_GROUPS
 from prettyscore.ui import styles
-from prettyscore.ui.components import icon_button
+from prettyscore.ui.components import ENTER_SUBMITS, icon_button
+from prettyscore.ui.server_wait import FormWait, ServerWait
 
 PRESET_BUTTON_STYLE = {"white_space": "normal", "height": "auto", "min_height": "2.5rem"}
 
@@ -41,8 +42,24 @@ def free_edits_line(premium: rx.Var[bool], free_edits_left: rx.Var[int]) -> rx.C
     )
 
 
-def preset_tabs(on_preset: Callable[[str], Any], disabled: rx.Var[bool]) -> rx.Component:
-    """The documents' presets in their tabs; ``on_preset(prompt)`` gives the event."""
+def preset_tabs(
+    on_preset: Callable[[str], Any],
+    *,
+    editing: rx.Var[bool],
+    no_edits: rx.Var[bool],
+    wait: ServerWait,
+    retry: Any,
+) -> rx.Component:
+    """The documents' presets in their tabs, disabled while an edit is sent or under way
+    (``editing``) and with no edits left; ``on_preset(prompt)`` gives the events
+    (``wait.send``), ``retry`` the notice's "Try again" (``wait.retry``)."""
+    return rx.fragment(
+        _preset_tabs(on_preset, wait.busy(editing) | no_edits),
+        wait.no_answer_notice(editing, retry),
+    )
+
+
+def _preset_tabs(on_preset: Callable[[str], Any], disabled: rx.Var[bool]) -> rx.Component:
     return rx.tabs.root(
         rx.tabs.list(*[rx.tabs.trigger(tab, value=tab) for tab in PRESET_GROUPS]),
         *[
@@ -79,8 +96,11 @@ def custom_prompt_form(
     on_submit: Any,
     busy: rx.Var[bool],
     no_edits: rx.Var[bool],
+    wait: FormWait,
 ) -> rx.Component:
-    """A free-text instruction; Enter submits. The handler reads the form's ``prompt``."""
+    """A free-text instruction; Enter submits, however fast it follows the typing. The
+    handler reads the form's ``prompt``. Busy from the press (``wait``)."""
+    editing, busy = busy, wait.busy(busy)
     return rx.form(
         rx.hstack(
             rx.input(
@@ -91,6 +111,7 @@ def custom_prompt_form(
                 aria_label="Editing instruction",
                 width="100%",
                 size="3",
+                custom_attrs={"onKeyDown": ENTER_SUBMITS},
             ),
             icon_button(
                 "wand-sparkles",
@@ -98,11 +119,14 @@ def custom_prompt_form(
                 type="submit",
                 size="3",
                 style=styles.GRADIENT_BUTTON,
+                loading=wait.pending.value,
                 disabled=(value.strip() == "") | busy | no_edits,
             ),
+            wait.attempt_field(),
             width="100%",
         ),
-        on_submit=on_submit,
+        wait.no_answer_notice(editing),
+        on_submit=wait.submit(on_submit),
         reset_on_submit=False,
         width="100%",
     )

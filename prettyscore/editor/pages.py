@@ -14,6 +14,8 @@ from prettyscore.editing.components import (
     upgrade_prompt,
 )
 from prettyscore.editor.state import (
+    CUSTOM_EDIT_WAIT,
+    EDIT_WAIT,
     EDITOR_UPLOAD_ID,
     SLIDER_DEFAULTS,
     SLIDERS,
@@ -269,8 +271,11 @@ def _ai_card() -> rx.Component:
                 wrap="wrap",
             ),
             preset_tabs(
-                lambda prompt: EditorState.run_edit(prompt, slider_values()),
-                disabled=_busy() | no_edits,
+                lambda prompt: EDIT_WAIT.send(EditorState.run_edit, prompt, slider_values()),
+                editing=_busy(),
+                no_edits=no_edits,
+                wait=EDIT_WAIT,
+                retry=EDIT_WAIT.retry(EditorState.run_edit, 2),
             ),
             rx.text("Custom AI Edit", weight="medium", size="2"),
             custom_prompt_form(
@@ -279,6 +284,7 @@ def _ai_card() -> rx.Component:
                 on_submit=EditorState.submit_custom_edit(slider_values()),
                 busy=_busy(),
                 no_edits=no_edits,
+                wait=CUSTOM_EDIT_WAIT,
             ),
             upgrade_prompt(no_edits),
             spacing="3",

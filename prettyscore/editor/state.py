@@ -31,8 +31,13 @@ from prettyscore.editor.service import Version, VersionHistory
 from prettyscore.scoring.state import ScoreState, shown_result
 from prettyscore.ui import ai_edit
 from prettyscore.ui.guarded import guarded
+from prettyscore.ui.server_wait import FormWait, ServerWait
 
 EDITOR_UPLOAD_ID = "editor_upload"
+# The AI presets and the custom prompt are busy from the press; a retry of a preset
+# never spends a second free edit.
+EDIT_WAIT = ServerWait("editor_edit")
+CUSTOM_EDIT_WAIT = FormWait("editor_custom_edit")
 
 # The four sliders, held in the browser: name → (client-side value, default).
 SLIDER_DEFAULTS = {
@@ -77,6 +82,8 @@ class EditorState(AuthState):
 
     _versions: list[dict] = []
     _position: int = -1
+    # The attempt ids of the latest edits run (``ui.server_wait``).
+    _answered_attempts: list[str] = []
     _photo_id: str = ""
     _result_id: str = ""
     _source: str = ""
@@ -235,6 +242,7 @@ class EditorState(AuthState):
         self.edit_prompt = value
 
     @rx.event
+    @CUSTOM_EDIT_WAIT.answers
     def submit_custom_edit(self, adjustments: dict):
         """Custom AI Edit (the button, or Enter in the field), with the sliders' values."""
         prompt = self.edit_prompt.strip()
@@ -243,9 +251,11 @@ class EditorState(AuthState):
         return EditorState.run_edit(prompt, adjustments)
 
     @rx.event(background=True)
-    async def run_edit(self, prompt: str, adjustments: dict):
+    @EDIT_WAIT.answers
+    async def run_edit(self, prompt: str, adjustments: dict, attempt: str = ""):
         """One AI edit of the shown version (pending sliders applied first), counted
-        against the same free allowance as the results page."""
+        against the same free allowance as the results page, once per ``attempt``
+        (``EDIT_WAIT``)."""
         changes = Adjustments.clamped(dict(adjustments or {}))
         async with self:
             if self.editing:

@@ -13,7 +13,7 @@ import reflex as rx
 
 from prettyscore.core import messages, routes
 from prettyscore.opportunities import service
-from prettyscore.opportunities.state import OpportunityState
+from prettyscore.opportunities.state import OPPORTUNITY_WAIT, OpportunityState
 from prettyscore.ui import styles
 from prettyscore.ui.components import TERMS_HREF, card, link_button, page_header
 from prettyscore.ui.forms import (
@@ -129,6 +129,7 @@ def _form() -> rx.Component:
         submit_label=messages.OPPORTUNITY_SUBMIT,
         submitting=OpportunityState.submitting,
         on_submit=OpportunityState.submit,
+        wait=OPPORTUNITY_WAIT,
         test_id="opportunity-form",
     )
 

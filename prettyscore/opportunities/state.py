@@ -21,9 +21,12 @@ from prettyscore.opportunities import service
 from prettyscore.opportunities.models import OpportunityClaim
 from prettyscore.ui.form_state import FormState
 from prettyscore.ui.guarded import guarded
+from prettyscore.ui.server_wait import FormWait
 
 # One toast for the outcome of a submission: the next outcome replaces the last one.
 OUTCOME_TOAST = "opportunity-application"
+# The application form is busy from the press and runs each submission once.
+OPPORTUNITY_WAIT = FormWait("opportunity")
 LOADING = "Loading the member's opportunity application"
 
 
@@ -116,6 +119,7 @@ class OpportunityState(FormState, AuthState):
         return None
 
     @rx.event
+    @OPPORTUNITY_WAIT.answers
     async def submit(self, form_data: ApplicationFormData):
         """Send the application; the first problem is shown as a toast and by its field."""
         if self.submitting:

@@ -19,6 +19,7 @@ from prettyscore.partners import service
 from prettyscore.partners.models import PartnerStatus
 from prettyscore.partners.programme import ELITE, TIERS, PartnerTier
 from prettyscore.partners.state import (
+    PARTNER_APPLY_WAIT,
     ConversionRow,
     LeaderRow,
     PartnerApplyState,
@@ -209,18 +210,21 @@ def _application_form() -> rx.Component:
                     type="submit",
                     size="3",
                     radius="full",
-                    loading=PartnerApplyState.submitting,
-                    disabled=~rx.State.is_hydrated,
+                    loading=PARTNER_APPLY_WAIT.busy(PartnerApplyState.submitting),
+                    disabled=PARTNER_APPLY_WAIT.busy(PartnerApplyState.submitting)
+                    | ~rx.State.is_hydrated,
                     style=styles.GRADIENT_BUTTON,
                 ),
                 spacing="3",
                 justify="end",
                 width="100%",
             ),
+            PARTNER_APPLY_WAIT.attempt_field(),
+            PARTNER_APPLY_WAIT.no_answer_notice(PartnerApplyState.submitting),
             spacing="4",
             width="100%",
         ),
-        on_submit=PartnerApplyState.submit,
+        on_submit=PARTNER_APPLY_WAIT.submit(PartnerApplyState.submit),
         reset_on_submit=False,
         no_validate=True,
         width="100%",

@@ -24,9 +24,12 @@ from prettyscore.partners.api import REFERRAL_PATH
 from prettyscore.partners.models import PartnerConversion, PartnerStatus
 from prettyscore.ui.form_state import FormState
 from prettyscore.ui.guarded import guarded
+from prettyscore.ui.server_wait import FormWait
 
 # One toast for the outcome of a submission: the next outcome replaces the last one.
 OUTCOME_TOAST = "partner-application"
+# The application form is busy from the press and runs each submission once.
+PARTNER_APPLY_WAIT = FormWait("partner_apply")
 STATUS_COLOURS = {PartnerStatus.APPROVED: "green", PartnerStatus.PENDING: "yellow"}
 OTHER_STATUS_COLOUR = "red"
 LOOKING_UP_PARTNER = "Looking up the member's partner account"
@@ -124,6 +127,7 @@ class PartnerApplyState(FormState, AuthState):
         return super()._problem_field(refusal) or REFUSED_FIELDS.get(refusal.code, "")
 
     @rx.event
+    @PARTNER_APPLY_WAIT.answers
     async def submit(self, form_data: ApplicationFormData):
         """Send the application; on success the member sees their (pending) portal."""
         if self.submitting:

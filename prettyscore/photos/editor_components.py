@@ -12,7 +12,12 @@ import reflex as rx
 from prettyscore.core import messages
 from prettyscore.core.settings import get_settings
 from prettyscore.editing import components as edit_controls
-from prettyscore.photos.editor_state import PROMPT_VIEW, PhotoEditorState
+from prettyscore.photos.editor_state import (
+    CUSTOM_EDIT_WAIT,
+    EDIT_WAIT,
+    PROMPT_VIEW,
+    PhotoEditorState,
+)
 from prettyscore.photos.state import PhotosState
 from prettyscore.ui.comparison import before_after_slider, photo_frame
 from prettyscore.ui.components import icon_button
@@ -26,7 +31,7 @@ def _no_edits_left() -> rx.Var[bool]:
 
 
 def _busy_or_used_up() -> rx.Var[bool]:
-    return State.editing | _no_edits_left()
+    return EDIT_WAIT.busy(State.editing) | _no_edits_left()
 
 
 def editor_photo() -> rx.Component:
@@ -43,7 +48,11 @@ def _prompt_view() -> rx.Component:
     return rx.vstack(
         edit_controls.free_edits_line(State.premium, State.free_edits_left),
         edit_controls.preset_tabs(
-            lambda prompt: State.run_edit(prompt, "edit"), _busy_or_used_up()
+            lambda prompt: EDIT_WAIT.send(State.run_edit, prompt, "edit"),
+            editing=State.editing,
+            no_edits=_no_edits_left(),
+            wait=EDIT_WAIT,
+            retry=EDIT_WAIT.retry(State.run_edit, 2),
         ),
         edit_controls.custom_prompt_form(
             value=State.edit_prompt,
@@ -51,6 +60,7 @@ def _prompt_view() -> rx.Component:
             on_submit=State.submit_custom_edit,
             busy=State.editing,
             no_edits=_no_edits_left(),
+            wait=CUSTOM_EDIT_WAIT,
         ),
         edit_controls.upgrade_prompt(_no_edits_left()),
         spacing="3",
@@ -108,7 +118,7 @@ def editor_panel(generate_video) -> rx.Component:
         ),
         editor_photo(),
         rx.cond(State.view == PROMPT_VIEW, _prompt_view(), _after_edit_view(generate_video)),
-        edit_controls.editing_indicator(State.editing),
+        edit_controls.editing_indicator(EDIT_WAIT.busy(State.editing)),
         spacing="3",
         width="100%",
         data_testid="editor-panel",

@@ -20,9 +20,14 @@ from prettyscore.photos.history import EditedPhoto
 from prettyscore.photos.state import PhotoCard, PhotosState, photo_card
 from prettyscore.ui import ai_edit
 from prettyscore.ui.guarded import guarded
+from prettyscore.ui.server_wait import FormWait, ServerWait
 
 PROMPT_VIEW = "prompt"  # the tabs, presets and custom prompt
 EDITED_VIEW = "edited"  # after an edit: Download, Undo, Redo, Edit Again, ...
+# The presets and the custom prompt are busy from the press; a retry never spends a
+# second free edit.
+EDIT_WAIT = ServerWait("dashboard_edit")
+CUSTOM_EDIT_WAIT = FormWait("dashboard_custom_edit")
 
 
 async def _edit(prompt: str, kind: str, request: dict) -> EditedPhoto:
@@ -45,6 +50,8 @@ class PhotoEditorState(PhotosState):
     premium: bool = False
     free_edits_left: int = constants.FREE_EDITS
     undo_steps: int = 0
+    # The attempt ids of the latest edits run (``ui.server_wait``).
+    _answered_attempts: list[str] = []
 
     @rx.event
     async def open_editor(self):
@@ -75,6 +82,7 @@ class PhotoEditorState(PhotosState):
         self.edit_prompt = value
 
     @rx.event
+    @CUSTOM_EDIT_WAIT.answers
     def submit_custom_edit(self, form: dict[str, str] | None = None):
         """The custom prompt (the button, or Enter in the field)."""
         prompt = str((form or {}).get("prompt") or self.edit_prompt).strip()
@@ -94,8 +102,10 @@ class PhotoEditorState(PhotosState):
         return PhotoEditorState.run_edit("", "redo")
 
     @rx.event(background=True)
-    async def run_edit(self, prompt: str, kind: str):
-        """One edit of the selected photo on a worker thread (the dialog stays live)."""
+    @EDIT_WAIT.answers
+    async def run_edit(self, prompt: str, kind: str, attempt: str = ""):
+        """One edit of the selected photo on a worker thread (the dialog stays live),
+        once per ``attempt`` (``EDIT_WAIT``)."""
         async with self:
             if self.editing or not self.selected.id:
                 return None

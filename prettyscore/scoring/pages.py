@@ -11,6 +11,8 @@ from prettyscore.editing.presets import UPSCALE_PROMPT
 from prettyscore.leaderboard.components import entry_fields
 from prettyscore.scoring import body_pages
 from prettyscore.scoring.state import (
+    CUSTOM_EDIT_WAIT,
+    EDIT_WAIT,
     RESULTS_PHOTO,
     SAVE_WAIT,
     SCORE_WAIT,
@@ -228,18 +230,21 @@ def _quick_enhancements() -> rx.Component:
                 wrap="wrap",
             ),
             edit_controls.preset_tabs(
-                lambda prompt: ScoreState.run_edit(prompt, "enhance"),
-                ScoreState.editing | _no_edits_left(),
+                lambda prompt: EDIT_WAIT.send(ScoreState.run_edit, prompt, "enhance"),
+                editing=ScoreState.editing,
+                no_edits=_no_edits_left(),
+                wait=EDIT_WAIT,
+                retry=EDIT_WAIT.retry(ScoreState.run_edit, 2),
             ),
             icon_button(
                 "maximize-2",
                 messages.DOWNLOAD_HD,
                 variant="outline",
                 size="2",
-                on_click=ScoreState.run_edit(UPSCALE_PROMPT, "upscale"),
-                disabled=ScoreState.editing | _no_edits_left(),
+                on_click=EDIT_WAIT.send(ScoreState.run_edit, UPSCALE_PROMPT, "upscale"),
+                disabled=EDIT_WAIT.busy(ScoreState.editing) | _no_edits_left(),
             ),
-            edit_controls.editing_indicator(ScoreState.editing),
+            edit_controls.editing_indicator(EDIT_WAIT.busy(ScoreState.editing)),
             spacing="3",
             width="100%",
         ),
@@ -258,6 +263,7 @@ def _custom_edit() -> rx.Component:
                 on_submit=ScoreState.submit_custom_edit,
                 busy=ScoreState.editing,
                 no_edits=_no_edits_left(),
+                wait=CUSTOM_EDIT_WAIT,
             ),
             edit_controls.upgrade_prompt(_no_edits_left()),
             rx.cond(

@@ -29,7 +29,7 @@ from prettyscore.photos import service as photos_service
 from prettyscore.ui import ai_edit, early_photo
 from prettyscore.ui.explanation import ExplanationNote, explanation_notes
 from prettyscore.ui.guarded import guarded
-from prettyscore.ui.server_wait import ServerWait
+from prettyscore.ui.server_wait import FormWait, ServerWait
 from prettyscore.ui.share import share_text
 from prettyscore.ui.upload_watch import UploadProgress
 
@@ -44,6 +44,10 @@ UPLOAD_WAIT_SECONDS = 120.0
 SCORE_WAIT = ServerWait("score")
 #: 'Save to My Photos' likewise (saving a result twice keeps it once).
 SAVE_WAIT = ServerWait("save")
+#: The AI edits (presets, the 4K download) and the custom prompt, likewise; a retry
+#: never spends a second free edit.
+EDIT_WAIT = ServerWait("results_edit")
+CUSTOM_EDIT_WAIT = FormWait("results_custom_edit")
 
 
 def _render_card(result: ScoreResult) -> bytes:
@@ -90,6 +94,8 @@ class ScoreState(UploadProgress, AuthState):
     edit_prompt: str = ""
 
     _staged_key: str = ""
+    # The attempt ids of the latest edits run (``ui.server_wait``).
+    _answered_attempts: list[str] = []
     _result: dict = {}
 
     @rx.var
@@ -349,6 +355,7 @@ class ScoreState(UploadProgress, AuthState):
         self.edit_prompt = value
 
     @rx.event
+    @CUSTOM_EDIT_WAIT.answers
     def submit_custom_edit(self, form: dict[str, str] | None = None):
         """Custom AI Edit (the button, or Enter in the field)."""
         prompt = str((form or {}).get("prompt") or self.edit_prompt).strip()
@@ -357,8 +364,10 @@ class ScoreState(UploadProgress, AuthState):
         return ScoreState.run_edit(prompt, "edit")
 
     @rx.event(background=True)
-    async def run_edit(self, prompt: str, kind: str):
-        """One AI edit of the current photo, counted against the free allowance."""
+    @EDIT_WAIT.answers
+    async def run_edit(self, prompt: str, kind: str, attempt: str = ""):
+        """One AI edit of the current photo, counted against the free allowance (once
+        per ``attempt``: ``EDIT_WAIT``)."""
         async with self:
             result = self._current_result()
             if result is None or self.editing:

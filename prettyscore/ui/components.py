@@ -32,6 +32,16 @@ REJECTED_DROP_CODES = rx.Var(
 
 
 # What an empty drop zone says, and the name of its file input for screen readers.
+# Enter (without Shift, and not while composing an accented character) submits the
+# field's form, whatever its button shows: the button follows the server's copy of the
+# text, which may be a keystroke behind (a text typed fast and sent with Enter). On a
+# blank text it does nothing, like the disabled button.
+ENTER_SUBMITS = rx.Var(
+    "((event) => { if (event.key !== 'Enter' || event.shiftKey || event.nativeEvent.isComposing)"
+    " return; event.preventDefault(); const field = event.currentTarget;"
+    " if (field.value.trim() !== '') field.form?.requestSubmit(); })"
+)
+
 DROP_ZONE_HINT = "Click or drag a photo here"
 
 # The image formats the server decodes (constants.ACCEPTED_IMAGE_FORMATS, core/images.py):

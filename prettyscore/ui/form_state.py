@@ -43,6 +43,8 @@ class FormState(rx.State, mixin=True):
     submitting: bool = False
     error_field: str = ""
     error_message: str = ""
+    # The attempt ids of the latest submissions run (``ui.server_wait.FormWait``).
+    _answered_attempts: list[str] = []
 
     # The id of the form's outcome toast; None: each toast stands alone.
     _outcome_toast: ClassVar[str | None] = None

@@ -13,6 +13,7 @@ from typing import Any
 import reflex as rx
 
 from prettyscore.ui import styles
+from prettyscore.ui.server_wait import FormWait
 
 
 @dataclass(frozen=True)
@@ -74,29 +75,33 @@ def server_checked_form(
     submit_label: str,
     submitting: Any,
     on_submit: Any,
+    wait: FormWait,
     test_id: str,
 ) -> rx.Component:
     """A form whose rules the server checks. Uncontrolled: the values travel only on
     submit and stay in place after a refused submission, so the member can fix the
     field that is named. The button works only on a live page: the browser would
-    otherwise send the form itself."""
+    otherwise send the form itself. It is busy from the press (``wait``), and says so
+    when the server does not answer."""
     return rx.form(
         rx.vstack(
             *fields,
+            wait.attempt_field(),
             rx.button(
                 submit_label,
                 type="submit",
                 size="3",
                 radius="full",
                 width="100%",
-                loading=submitting,
-                disabled=~rx.State.is_hydrated,
+                loading=wait.busy(submitting),
+                disabled=wait.busy(submitting) | ~rx.State.is_hydrated,
                 style=styles.GRADIENT_BUTTON,
             ),
+            wait.no_answer_notice(submitting),
             spacing="4",
             width="100%",
         ),
-        on_submit=on_submit,
+        on_submit=wait.submit(on_submit),
         reset_on_submit=False,
         no_validate=True,
         width="100%",

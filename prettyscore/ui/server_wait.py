@@ -11,16 +11,29 @@ at once without a round trip. While the flag is set and the server has not yet
 acknowledged the work, a notice is mounted that stays invisible for
 ``NO_ANSWER_SECONDS`` (a CSS animation's delay: no timer to leak) and then says that
 the server has not answered, with "Try again" sending the same action again. The
-server's handler must make a repeat harmless (it ignores a second run of work already
-under way or done), and clears the flag with every outcome (``answered``).
+server's handler must make a repeat harmless, and clears the flag with every outcome
+(``answered``).
+
+A repeat is harmless by its attempt id: each press carries the page's current id (a
+form's hidden field, or the event's ``attempt`` argument), "Try again" before an
+answer sends the same id, and the first answer gives the page a new one. The
+``answers`` decorator runs an attempt at most once, keeping a digest of the attempts a
+state has run in its ``_answered_attempts`` backend var.
 """
 
 from __future__ import annotations
 
+import functools
+import hashlib
+import inspect
+import json
+import secrets
+from collections.abc import AsyncIterator, Callable
 from typing import Any
 
 import reflex as rx
 from reflex.experimental.client_state import ClientStateVar
+from reflex.istate.proxy import StateProxy
 
 from prettyscore.core import messages
 
@@ -30,37 +43,75 @@ _APPEAR = "ps-no-answer-appear"
 _KEYFRAMES = f"@keyframes {_APPEAR} {{ to {{ visibility: visible; opacity: 1; }} }}"
 
 
+#: The hidden field, and the event argument, that carry a press's attempt id.
+ATTEMPT_FIELD = "attempt"
+_NEW_ATTEMPT = rx.Var("Math.random().toString(36).slice(2)")
+#: How many attempts a state remembers having run (a retry comes within seconds).
+REMEMBERED_ATTEMPTS = 8
+
+
 class ServerWait:
     """The browser's side of one action that waits on the server."""
 
     def __init__(self, name: str):
-        self.pending = ClientStateVar.create(f"awaiting_{name}", False)
         self.name = name
+        self.pending = ClientStateVar.create(f"awaiting_{name}", False)
+        self.attempt = ClientStateVar.create(f"attempt_{name}", _NEW_ATTEMPT)
+        # The arguments of the last press, for "Try again" (``send`` and ``retry``).
+        self.sent = ClientStateVar.create(f"sent_{name}", [])
 
     def start(self) -> Any:
         """The client-side event that marks the action as sent (put before the action)."""
         return self.pending.set_value(True)
 
-    def answered(self) -> rx.event.EventSpec:
-        """The server-side event that ends the wait (return it with every outcome)."""
-        return self.pending.push(False)
+    def send(self, handler: Any, *args: Any) -> list:
+        """A button's events: busy at once, then ``handler(*args, attempt)``, the
+        arguments kept for ``retry``."""
+        return [self.start(), self.sent.set_value(list(args)), handler(*args, self.attempt.value)]
+
+    def retry(self, handler: Any, count: int) -> Any:
+        """``handler`` with the last press's ``count`` arguments and its attempt id."""
+        kept = [self.sent.value.to(list)[index] for index in range(count)]
+        return handler(*kept, self.attempt.value)
+
+    def answered(self) -> list:
+        """The server-side events that end the wait and give the page a new attempt."""
+        return [self.pending.push(False), self.attempt.push(secrets.token_urlsafe(9))]
 
     def answering(self, outcome: Any) -> list:
         """A handler's outcome (None, an event or a list of them) with the wait ended."""
-        if outcome is None:
-            outcome = []
-        return [self.answered(), *(outcome if isinstance(outcome, list) else [outcome])]
+        return [*self.answered(), *_as_list(outcome)]
+
+    def answers(self, handler: Callable) -> Callable:
+        """Decorate an event handler (plain, async, a generator, or a background task):
+        its first update, or its end if it has none, also ends the browser's wait, and
+        a press whose ``attempt`` was run already is answered without running again."""
+
+        @functools.wraps(handler)
+        async def run(state, *args, **kwargs):
+            attempt = kwargs.get(ATTEMPT_FIELD) or ""
+            if isinstance(attempt, str) and not await _first_run(state, attempt, args, kwargs):
+                # A retry of a press already run (its answer may have been lost on the
+                # way): end the wait, and the first run's outcome stands.
+                yield self.answered()
+                return
+            async for update in _first_answers(self, handler(state, *args, **kwargs)):
+                yield update
+
+        return run
 
     def reset(self) -> Any:
-        """The client-side event that forgets an earlier wait (a page opened afresh)."""
-        return self.pending.set_value(False)
+        """The client-side events that forget an earlier wait (a page opened afresh)."""
+        return [self.pending.set_value(False), self.attempt.set_value(_NEW_ATTEMPT)]
 
     def busy(self, acknowledged: rx.Var) -> rx.Var:
         """Whether the button shows it is busy: sent, or under way on the server."""
         return self.pending.value | acknowledged
 
-    def no_answer_notice(self, acknowledged: rx.Var, retry: Any) -> rx.Component:
-        """Said when the click has gone ``NO_ANSWER_SECONDS`` without an answer."""
+    def no_answer_notice(self, acknowledged: rx.Var, retry: Any = None) -> rx.Component:
+        """Said when the click has gone ``NO_ANSWER_SECONDS`` without an answer. Its
+        "Try again" sends ``retry``; without one it submits the form it is in again."""
+        again = {"on_click": retry} if retry is not None else {"type": "submit"}
         return rx.cond(
             self.pending.value & ~acknowledged,
             rx.hstack(
@@ -71,8 +122,8 @@ class ServerWait:
                     messages.TRY_AGAIN,
                     size="2",
                     variant="soft",
-                    on_click=retry,
                     flex_shrink="0",
+                    **again,
                 ),
                 align="center",
                 spacing="2",
@@ -90,3 +141,85 @@ class ServerWait:
                 },
             ),
         )
+
+
+class FormWait(ServerWait):
+    """The wait of a form: its attempt id travels in a hidden field, and "Try again"
+    submits the form again. Values changed meanwhile (the next chat message) make a new
+    attempt."""
+
+    def attempt_field(self) -> rx.Component:
+        """The hidden field with this form's attempt id (new each time it is shown)."""
+        return rx.el.input(
+            type="hidden", name=ATTEMPT_FIELD, value=self.attempt.value, on_mount=self.reset()
+        )
+
+    def submit(self, handler: Any) -> list:
+        """A form's ``on_submit``: busy at once, then the handler."""
+        return [self.start(), handler]
+
+    def answers(self, handler: Callable) -> Callable:
+        """Decorate a form's submit handler (its first argument the form's data)."""
+
+        form_argument = list(inspect.signature(handler).parameters)[1]
+
+        @functools.wraps(handler)
+        async def run(state, *args, **kwargs):
+            form_data = args[0] if args else kwargs.get(form_argument)
+            attempt = form_data.pop(ATTEMPT_FIELD, "") if isinstance(form_data, dict) else ""
+            if isinstance(attempt, str) and not await _first_run(state, attempt, form_data):
+                yield self.answered()  # see ServerWait.answers
+                return
+            async for update in _first_answers(self, handler(state, *args, **kwargs)):
+                yield update
+
+        return run
+
+
+async def _first_run(state, attempt: str, *values: Any) -> bool:
+    """Record the attempt ``attempt`` with ``values`` (its arguments) as run; False if it
+    was run already. No attempt id: always a first run."""
+    if not attempt:
+        return True
+    digest = json.dumps([attempt, *values], sort_keys=True, default=str)
+    digest = hashlib.sha256(digest.encode()).hexdigest()[:24]
+    if isinstance(state, StateProxy):  # a background task changes its state only so
+        async with state:
+            return _record_attempt(state, digest)
+    return _record_attempt(state, digest)
+
+
+def _record_attempt(state, digest: str) -> bool:
+    answered = list(state._answered_attempts)
+    if digest in answered:
+        return False
+    state._answered_attempts = [*answered[-(REMEMBERED_ATTEMPTS - 1) :], digest]
+    return True
+
+
+def _as_list(outcome: Any) -> list:
+    if outcome is None:
+        return []
+    return outcome if isinstance(outcome, list) else [outcome]
+
+
+async def _updates(outcome: Any) -> AsyncIterator[Any]:
+    """A handler's updates, whether it returned, awaited or yielded them."""
+    if inspect.isasyncgen(outcome):
+        async for update in outcome:
+            yield update
+    elif inspect.isgenerator(outcome):
+        for update in outcome:
+            yield update
+    else:
+        yield await outcome if inspect.isawaitable(outcome) else outcome
+
+
+async def _first_answers(wait: ServerWait, outcome: Any) -> AsyncIterator[list]:
+    """``outcome``'s updates, the first of them also ending ``wait``."""
+    answered = False
+    async for update in _updates(outcome):
+        yield _as_list(update) if answered else wait.answering(update)
+        answered = True
+    if not answered:
+        yield wait.answering(None)

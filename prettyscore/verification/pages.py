@@ -21,6 +21,7 @@ from prettyscore.ui.layout import page_layout
 from prettyscore.verification import service
 from prettyscore.verification.models import VerificationStatus
 from prettyscore.verification.state import (
+    VERIFICATION_WAIT,
     VIEW_FORM,
     VIEW_REQUEST,
     VIEW_VERIFIED,
@@ -76,6 +77,7 @@ def _form() -> rx.Component:
         submit_label=messages.VERIFICATION_SUBMIT,
         submitting=VerificationState.submitting,
         on_submit=VerificationState.submit,
+        wait=VERIFICATION_WAIT,
         test_id="verification-form",
     )
 

@@ -19,6 +19,7 @@ from prettyscore.core.db import run_in_session
 from prettyscore.core.errors import Conflict
 from prettyscore.ui.form_state import FormState
 from prettyscore.ui.guarded import guarded
+from prettyscore.ui.server_wait import FormWait
 from prettyscore.verification import service
 from prettyscore.verification.models import VerificationRequest
 
@@ -28,6 +29,8 @@ VIEW_REQUEST = "request"
 VIEW_FORM = "form"
 # One toast for the outcome of a submission: the next outcome replaces the last one.
 OUTCOME_TOAST = "verification-request"
+# The request form is busy from the press and runs each submission once.
+VERIFICATION_WAIT = FormWait("verification")
 LOADING = "Loading the member's verification"
 
 
@@ -114,6 +117,7 @@ class VerificationState(FormState, AuthState):
         return None
 
     @rx.event
+    @VERIFICATION_WAIT.answers
     async def submit(self, form_data: VerificationFormData):
         """Send the request; a problem is shown as a toast and by its field."""
         if self.submitting:

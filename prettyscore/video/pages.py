@@ -17,7 +17,7 @@ from prettyscore.ui.components import (
 )
 from prettyscore.ui.layout import page_layout
 from prettyscore.video.models import VideoStatus
-from prettyscore.video.state import VIDEO_UPLOAD_ID, VideoState
+from prettyscore.video.state import START_WAIT, VIDEO_UPLOAD_ID, VideoState
 
 DURATION_CHOICES = (5, 10)
 PAGE_TITLE = "AI Video Generation"
@@ -91,8 +91,14 @@ def _idle() -> rx.Component:
             "Generate Video",
             size="3",
             style=styles.GRADIENT_BUTTON,
-            on_click=VideoState.start,
-            disabled=(VideoState.source_url == "") | ~rx.State.is_hydrated,
+            on_click=START_WAIT.send(VideoState.start),
+            loading=START_WAIT.pending.value,
+            disabled=START_WAIT.pending.value
+            | (VideoState.source_url == "")
+            | ~rx.State.is_hydrated,
+        ),
+        START_WAIT.no_answer_notice(
+            VideoState.phase == VideoStatus.PROCESSING, retry=START_WAIT.retry(VideoState.start, 0)
         ),
         rx.text(f"Generation takes {messages.VIDEO_TAKES_UP_TO}.", size="2", color_scheme="gray"),
         rx.cond(

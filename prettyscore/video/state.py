@@ -23,12 +23,15 @@ from prettyscore.core.media import get_media_store, key_from_url, media_url
 from prettyscore.core.model_types import utcnow
 from prettyscore.core.workers import database_work, photo_work
 from prettyscore.ui.guarded import guarded
+from prettyscore.ui.server_wait import ServerWait
 from prettyscore.video import jobs as video_jobs
 from prettyscore.video import service
 from prettyscore.video.engines.base import DEFAULT_DURATION_SECONDS, clamp_duration
 from prettyscore.video.models import VideoStatus
 
 VIDEO_UPLOAD_ID = "video_upload"
+#: "Generate Video" is busy from the press; a retry never starts a second video.
+START_WAIT = ServerWait("video_start")
 POLL_SECONDS = 5
 MAX_POLLS = 30
 #: The phase before a generation starts; the others are the generation's ``VideoStatus``.
@@ -59,6 +62,8 @@ class VideoState(AuthState):
     _source_photo_id: str = ""  # the saved photo the source came from, if any
     _job_id: str = ""
     _poller: str = ""  # the one follow_job run allowed to poll
+    # The attempt ids of the latest presses run (``ui.server_wait``).
+    _answered_attempts: list[str] = []
 
     def _signed_out(self):
         return [
@@ -190,8 +195,10 @@ class VideoState(AuthState):
         self._set_source("")
 
     @rx.event
-    async def start(self):
-        """Start a generation if the member may; the render runs as a job (video.jobs)."""
+    @START_WAIT.answers
+    async def start(self, attempt: str = ""):
+        """Start a generation if the member may; the render runs as a job (video.jobs).
+        Once per ``attempt`` (``START_WAIT``)."""
         user = await self._current_user()
         if user is None:
             return self._signed_out()

@@ -64,6 +64,13 @@ class HeldClicks:
             self.holding = False
             for server, message in self.held:
                 server.send(message)
+            self.held.clear()
+
+    def release_one(self) -> None:
+        """Let the first held frame through; the others stay held."""
+        with self._lock:
+            server, message = self.held.pop(0)
+            server.send(message)
 
 
 def expect_no_answer_notice(page, name: str):

@@ -1,0 +1,174 @@
+"""Every action that waits on the server is busy from the press, says in words when no
+answer comes, and its "Try again" does the work once: a form (sign-up), a chat message,
+an AI edit, a video and a checkout.
+
+As in ``test_no_lost_click``, the page's event socket runs through Playwright: the test
+holds back one action's frames (a connection that dropped them) and lets them through
+when it chooses. Letting the first through, waiting for its outcome and only then the
+retry is the hard case: a second run could no longer be refused as "already running".
+"""
+
+from __future__ import annotations
+
+import re
+
+import pytest
+from playwright.sync_api import expect
+from sqlmodel import func, select
+
+from prettyscore.accounts.models import AuthSession
+from prettyscore.billing.models import CheckoutSession
+from prettyscore.chat.models import Message
+from prettyscore.core import messages
+from prettyscore.video.models import VideoGeneration
+from tests.e2e.flows import (
+    astronaut_jpeg,
+    chatting_members,
+    fill_sign_up,
+    member_id,
+    new_member,
+    open_page,
+    score_photo,
+    sign_in,
+    unique_email,
+    wait_for_path,
+    with_app_database,
+)
+from tests.e2e.test_no_lost_click import HeldClicks, expect_no_answer_notice
+from tests.e2e.test_phone_layout import measure
+
+pytestmark = [pytest.mark.e2e, pytest.mark.one_server]
+
+#: Long enough for a second run, had there been one, to reach the page or the database.
+SETTLE_MS = 3000
+
+
+def held(page, event: str) -> HeldClicks:
+    """Hold back the page's frames of ``event`` from now on."""
+    clicks = HeldClicks(event)
+    page.route_web_socket(re.compile(r"/_event"), clicks.route)
+    return clicks
+
+
+def retry_after_the_first_answer(page, clicks: HeldClicks, first_outcome) -> None:
+    """Let the held press through, wait for ``first_outcome`` (a locator shown by it),
+    then let its retry through."""
+    clicks.release_one()
+    expect(first_outcome).to_be_visible(timeout=30_000)
+    clicks.release()
+    page.wait_for_timeout(SETTLE_MS)
+
+
+def count(app_server, model, *where) -> int:
+    with with_app_database(app_server) as db:
+        return db.exec(select(func.count()).select_from(model).where(*where)).one()
+
+
+def test_an_unanswered_sign_up_on_a_phone_says_so_and_trying_again_signs_up_once(
+    new_context, app_server
+):
+    page = new_context(viewport=(390, 800)).new_page()
+    clicks = held(page, "auth_form_state.submit_sign_up")
+    open_page(page, f"{app_server.base_url}/auth")
+    address = unique_email("twice")
+    fill_sign_up(page, address)
+
+    button = page.get_by_role("button", name=messages.SIGN_UP)
+    expect(button).to_be_disabled(timeout=1000)  # busy at once
+    notice = expect_no_answer_notice(page, "sign_up")
+    layout = measure(page)
+    assert layout["scroll"] <= layout["inner"], layout["found"]
+    notice.get_by_role("button", name=messages.TRY_AGAIN).click()
+    assert len(clicks.held) == 2
+
+    clicks.release()  # the retry waits for the first run's end, then comes
+    wait_for_path(page, "/dashboard")
+    page.wait_for_timeout(SETTLE_MS)
+    expect(page.get_by_text(messages.USER_ALREADY_REGISTERED)).to_have_count(0)
+    with with_app_database(app_server) as db:
+        owner = member_id(db, address)
+    assert count(app_server, AuthSession, AuthSession.user_id == owner) == 1
+
+
+def test_an_unanswered_chat_message_is_stored_once_after_trying_again(new_context, app_server):
+    (address, request_id), _ = chatting_members(app_server, 2, "secret12", "held-chat")
+    page = new_context(viewport=(390, 800)).new_page()
+    open_page(page, f"{app_server.base_url}/auth")
+    sign_in(page, address)
+    wait_for_path(page, "/dashboard")
+    clicks = held(page, "chat_state.send")
+    open_page(page, f"{app_server.base_url}/messages/{request_id}")
+
+    page.get_by_test_id("chat-input").fill("Only once, please")
+    page.get_by_test_id("chat-input").press("Enter")
+    expect(page.get_by_role("button", name=messages.CHAT_SEND)).to_be_disabled(timeout=1000)
+    notice = expect_no_answer_notice(page, "chat_send")
+    notice.get_by_role("button", name=messages.TRY_AGAIN).click()
+    assert len(clicks.held) == 2
+
+    mine = page.get_by_test_id("message-mine")
+    retry_after_the_first_answer(page, clicks, mine.first)
+    expect(mine).to_have_count(1)
+    assert count(app_server, Message, Message.contact_request_id == request_id) == 1
+
+
+def test_an_unanswered_ai_edit_spends_one_free_edit_after_trying_again(page, app_server, tmp_path):
+    score_photo(page, app_server.base_url, astronaut_jpeg(tmp_path))
+    left = page.get_by_test_id("free-edits-left")
+    before = int(left.inner_text().split()[-1])
+    clicks = held(page, "score_state.run_edit")
+    page.reload()  # the held route takes effect on the page's next socket
+    expect(left).to_have_text(re.compile(rf"{before}$"))
+
+    preset = page.get_by_role("button", name="Blur background")
+    preset.click()
+    expect(preset).to_be_disabled(timeout=1000)
+    expect(page.get_by_text("Editing...")).to_be_visible(timeout=1000)
+    notice = expect_no_answer_notice(page, "results_edit")
+    notice.get_by_role("button", name=messages.TRY_AGAIN).click()
+    assert len(clicks.held) == 2
+
+    retry_after_the_first_answer(page, clicks, left.get_by_text(str(before - 1)))
+    expect(left).to_have_text(re.compile(rf"{before - 1}$"))
+    expect(notice).to_have_count(0)
+
+
+def test_an_unanswered_video_starts_one_generation_after_trying_again(page, app_server, tmp_path):
+    address = new_member(page, app_server.base_url, "held-video")
+    clicks = held(page, "video_state.start")
+    open_page(page, f"{app_server.base_url}/video-generation")
+    page.get_by_test_id("video-upload-zone").locator("input[type=file]").set_input_files(
+        str(astronaut_jpeg(tmp_path))
+    )
+    expect(page.get_by_role("img", name="Photo to animate")).to_be_visible()
+
+    page.get_by_role("button", name="Generate Video").click()
+    expect(page.get_by_role("button", name="Generate Video")).to_be_disabled(timeout=1000)
+    notice = expect_no_answer_notice(page, "video_start")
+    notice.get_by_role("button", name=messages.TRY_AGAIN).click()
+    assert len(clicks.held) == 2
+
+    retry_after_the_first_answer(page, clicks, page.get_by_test_id("video-processing"))
+    with with_app_database(app_server) as db:
+        owner = member_id(db, address)
+    assert count(app_server, VideoGeneration, VideoGeneration.user_id == owner) == 1
+
+
+def test_an_unanswered_subscribe_opens_one_checkout_after_trying_again(page, app_server):
+    address = new_member(page, app_server.base_url, "held-premium")
+    clicks = held(page, "premium_state.subscribe")
+    open_page(page, f"{app_server.base_url}/premium")
+
+    button = page.get_by_role("button", name=messages.PREMIUM_SUBSCRIBE)
+    button.click()
+    expect(button).to_be_disabled(timeout=1000)
+    notice = expect_no_answer_notice(page, "subscribe")
+    notice.get_by_role("button", name=messages.TRY_AGAIN).click()
+    assert len(clicks.held) == 2
+
+    clicks.release()
+    page.wait_for_url(re.compile(r"/checkout/test/?\?session=\w+$"))
+    page.wait_for_timeout(SETTLE_MS)
+    with with_app_database(app_server) as db:
+        owner = member_id(db, address)
+    assert count(app_server, CheckoutSession, CheckoutSession.user_id == owner) == 1
