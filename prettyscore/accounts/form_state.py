@@ -17,7 +17,7 @@ import reflex as rx
 
 from prettyscore.accounts import mfa, service, throttle
 from prettyscore.accounts.service import SessionTokens
-from prettyscore.accounts.state import AuthState, safe_next_path
+from prettyscore.accounts.state import SESSION_TOAST, AuthState, safe_next_path
 from prettyscore.core import messages, routes
 from prettyscore.core.db import run_in_session
 from prettyscore.core.mail import mail_on_commit
@@ -186,7 +186,8 @@ class AuthFormState(AccountFormState):
 
     async def _signed_in(self, tokens: SessionTokens, success_text: str):
         new_key = await self._sign_in(tokens)
-        return [*new_key, rx.toast.success(success_text), rx.redirect(self._next_path())]
+        welcome = rx.toast.success(success_text, id=SESSION_TOAST)
+        return [*new_key, welcome, rx.redirect(self._next_path())]
 
 
 class ForgotPasswordState(AccountFormState):

@@ -35,6 +35,11 @@ from prettyscore.core.settings import get_settings
 from prettyscore.ui.guarded import guarded
 from prettyscore.web.browser_key import RENEW_PATH, browser_key_from, replacement
 
+#: The id of the toasts about signing in: the notice that sent a visitor to sign in
+#: ("Sign in to save your photos!") is replaced by the one that welcomes them back,
+#: instead of both standing over the page they return to.
+SESSION_TOAST = "session"
+
 _COOKIE_OPTIONS = {
     "path": "/",
     "same_site": "lax",

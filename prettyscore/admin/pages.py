@@ -277,11 +277,33 @@ def admin_partners_page() -> rx.Component:
 # ---------------------------------------------------------------------------
 # /admin/payouts
 # ---------------------------------------------------------------------------
+def _unpaid_count(row: rx.Var[UnpaidView]) -> rx.Component:
+    """The partner's own unpaid conversions (counted as /admin/partners counts them),
+    and their second-tier commissions beside, which the amount includes."""
+    return rx.flex(
+        rx.text(row.conversions, data_testid="unpaid-conversions"),
+        rx.cond(
+            row.second_tier > 0,
+            rx.badge(
+                "+",
+                row.second_tier,
+                " ",
+                messages.PARTNER_SECOND_TIER_BADGE,
+                color_scheme="pink",
+                data_testid="unpaid-second-tier",
+            ),
+        ),
+        gap="2",
+        align="center",
+        wrap="wrap",
+    )
+
+
 def _unpaid_row(row: rx.Var[UnpaidView]) -> rx.Component:
     return _row(
         messages.PAYOUT_COLUMNS,
         _who(row.display_name, row.email + " · " + row.code),
-        row.conversions,
+        _unpaid_count(row),
         row.amount,
         icon_button(
             "banknote",

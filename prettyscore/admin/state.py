@@ -184,6 +184,7 @@ class UnpaidView:
     email: str = ""
     code: str = ""
     conversions: int = 0
+    second_tier: int = 0
     amount: str = ""
 
 
@@ -207,6 +208,7 @@ def unpaid_view(row: partners.UnpaidRow) -> UnpaidView:
         email=row.email,
         code=row.code,
         conversions=row.conversions,
+        second_tier=row.second_tier,
         amount=format_amount(row.amount_cents),
     )
 

@@ -335,6 +335,30 @@ def _open_test_checkout(db: Session, user_id: uuid.UUID, session_id: str) -> Che
     return payment
 
 
+@dataclass(frozen=True)
+class WayBack:
+    """Where a checkout that is no longer open sends its member: back to what it was for."""
+
+    label: str
+    path: str
+
+
+WAYS_BACK = {
+    KIND_CONTACT_REQUEST: WayBack(messages.CONTACT_SEE_SENT, f"{routes.CONTESTANT_REQUESTS}#sent"),
+    KIND_PERSONALITY_ANALYSIS: WayBack(messages.TITLE_PERSONALITY_TEST, routes.PERSONALITY_TEST),
+    KIND_SUBSCRIPTION: WayBack(messages.TITLE_PREMIUM, routes.PREMIUM),
+}
+
+
+def way_back_from(db: Session, user_id: uuid.UUID, session_id: str) -> WayBack:
+    """The way back from the member's checkout ``session_id`` that is paid, cancelled or
+    replaced: to the thing it was for (a contact fee: the Sent requests). Anyone else's
+    checkout, or none, tells nothing of itself: Premium."""
+    payment = webhooks.find_checkout(db, session_id) if session_id else None
+    kind = payment.kind if payment is not None and payment.user_id == user_id else None
+    return WAYS_BACK.get(kind, WAYS_BACK[KIND_SUBSCRIPTION])
+
+
 def describe_test_checkout(db: Session, user_id: uuid.UUID, session_id: str) -> CheckoutPreview:
     """What the test checkout page shows for one of the member's open test checkouts."""
     payment = _open_test_checkout(db, user_id, session_id)

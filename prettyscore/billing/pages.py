@@ -270,7 +270,13 @@ def _test_checkout_form() -> rx.Component:
 def _checkout_gone() -> rx.Component:
     return rx.vstack(
         rx.text(messages.CHECKOUT_NOT_FOUND, size="3"),
-        link_button(messages.TITLE_PREMIUM, routes.PREMIUM, "crown", primary=False),
+        link_button(
+            LocalCheckoutState.way_back_label,
+            LocalCheckoutState.way_back_path,
+            "arrow-left",
+            primary=False,
+            data_testid="checkout-way-back",
+        ),
         align="center",
         spacing="4",
         width="100%",

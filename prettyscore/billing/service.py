@@ -15,7 +15,13 @@ from datetime import datetime
 from sqlmodel import Session, select
 
 from prettyscore.billing import stripe_client
-from prettyscore.billing.models import Subscription, SubscriptionStatus
+from prettyscore.billing.fulfilment import KIND_SUBSCRIPTION
+from prettyscore.billing.models import (
+    CheckoutSession,
+    PaymentStatus,
+    Subscription,
+    SubscriptionStatus,
+)
 from prettyscore.core import messages
 from prettyscore.core.errors import DomainError, NotFound
 from prettyscore.core.model_types import utcnow
@@ -89,6 +95,20 @@ def subscription_summary(db: Session, user_id: uuid.UUID) -> SubscriptionSummary
         renews_at=row.expires_at,
         cancel_at_period_end=row.cancel_at_period_end,
     )
+
+
+def premium_checkout_started(db: Session, user_id: uuid.UUID) -> bool:
+    """Whether the member has a Premium checkout that is open or paid: only then can a
+    return to /premium?success=true be a payment on its way."""
+    statuses = (PaymentStatus.OPEN.value, PaymentStatus.PAID.value)
+    row = db.exec(
+        select(CheckoutSession.id).where(
+            CheckoutSession.user_id == user_id,
+            CheckoutSession.kind == KIND_SUBSCRIPTION,
+            CheckoutSession.status.in_(statuses),
+        )
+    ).first()
+    return row is not None
 
 
 def is_local_test_id(provider_id: str | None) -> bool:

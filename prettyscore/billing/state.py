@@ -72,7 +72,8 @@ class PremiumState(MembershipState):
     # The attempt ids of the latest presses run (``ui.server_wait``).
     _answered_attempts: list[str] = []
 
-    async def _load_plan(self) -> None:
+    async def _load_plan(self):
+        """The member's plan as the server has it; returns the member (None: a visitor)."""
         user = await self._current_user()
         self._member_known = user is not None
         summary = (
@@ -81,6 +82,7 @@ class PremiumState(MembershipState):
             else service.SubscriptionSummary(is_premium=False)
         )
         self._show(summary)
+        return user
 
     @rx.var
     def status_line(self) -> str:
@@ -102,8 +104,9 @@ class PremiumState(MembershipState):
     @rx.event
     async def open_page(self):
         """on_load: the member's plan; after a payment, only what the server knows: a
-        member whose Premium is active gets the confirmation, one whose payment has not
-        arrived yet that it is still processing, a visitor signed out nothing of it."""
+        member whose Premium is active gets the confirmation, one whose checkout is open
+        or paid but not yet fulfilled that it is still processing; a member who started
+        no checkout, or a visitor signed out, nothing of it."""
         self.cancel_dialog_open = False
         self.price = premium_price()
         returned = self.router.url.query_parameters.get("success") == "true"
@@ -111,10 +114,12 @@ class PremiumState(MembershipState):
         self.payment_check = CHECKING if self.success else ""
         if self.success:
             yield
-        await self._load_plan()
+        user = await self._load_plan()
         if not returned:
             return
-        self.success = self._member_known
+        self.success = user is not None and (
+            self.is_premium or await run_in_session(service.premium_checkout_started, user.id)
+        )
         self.payment_check = self._payment_outcome() if self.success else ""
         if self.success:
             yield PremiumState.confirm_and_continue
@@ -210,6 +215,9 @@ class LocalCheckoutState(AuthState):
     found: bool = False
     loaded: bool = False
     busy: bool = False
+    # A checkout no longer open: the way back to what it was for.
+    way_back_label: str = messages.TITLE_PREMIUM
+    way_back_path: str = routes.PREMIUM
 
     @rx.var
     def pay_label(self) -> str:
@@ -233,6 +241,7 @@ class LocalCheckoutState(AuthState):
                 checkout.describe_test_checkout, user.id, self.session_id
             )
         except DomainError:
+            await self._show_way_back(user.id)
             self.loaded = True
             return None
         self.description, self.amount, self.recurring, self.promo_code = (
@@ -254,10 +263,15 @@ class LocalCheckoutState(AuthState):
         try:
             path = await run_in_session(action, user.id, self.session_id)
         except DomainError as error:
+            await self._show_way_back(user.id)
             self.busy, self.found = False, False
             yield rx.toast.error(error.message)
             return
         yield rx.redirect(path)
+
+    async def _show_way_back(self, user_id) -> None:
+        way = await run_in_session(checkout.way_back_from, user_id, self.session_id)
+        self.way_back_label, self.way_back_path = way.label, way.path
 
     @rx.event
     async def pay(self):

@@ -83,7 +83,7 @@ def _buttons() -> rx.Component:
 
 def sent_notice() -> rx.Component:
     """After paying a contact fee: that the request was sent, with the way to follow it.
-    Fixed at the top of the page, so it shows wherever the page places it."""
+    In the page's flow above its heading, on a solid background, so it covers nothing."""
     return rx.box(
         rx.cond(
             ContactState.sent_notice != "",
@@ -113,26 +113,19 @@ def sent_notice() -> rx.Component:
                 color_scheme="green",
                 variant="surface",
                 role="status",
+                background="var(--color-panel-solid)",
                 data_testid="contact-sent-notice",
             ),
         ),
-        position="fixed",
-        top="5rem",
-        left="50%",
-        transform="translateX(-50%)",
-        width="min(92vw, 600px)",
-        z_index="40",
+        width="100%",
+        max_width="760px",
+        margin_x="auto",
         on_mount=ContactState.check_sent,
     )
 
 
 def contact_dialog() -> rx.Component:
-    """The dialog to pay for contacting a contestant (name, rank, fee, message, Send),
-    and the notice after paying."""
-    return rx.fragment(sent_notice(), _dialog())
-
-
-def _dialog() -> rx.Component:
+    """The dialog to pay for contacting a contestant (name, rank, fee, message, Send)."""
     return rx.dialog.root(
         rx.dialog.content(
             rx.dialog.title(ContactState.contact_title, data_testid="contact-title"),

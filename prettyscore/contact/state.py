@@ -11,7 +11,7 @@ import asyncio
 
 import reflex as rx
 
-from prettyscore.accounts.state import AuthState
+from prettyscore.accounts.state import SESSION_TOAST, AuthState
 from prettyscore.billing.checkout import CheckoutFailed
 from prettyscore.billing.components import as_typed
 from prettyscore.contact import service
@@ -25,6 +25,8 @@ from prettyscore.ui.server_wait import ServerWait
 #: "Send Request" is busy from the press; a retry never makes a second request.
 SEND_REQUEST_WAIT = ServerWait("contact_request")
 SENT_CHECKS = 5
+# The page's address without ?contact=sent, kept in the history in its place.
+FORGET_SENT_ADDRESS = "history.replaceState(history.state, '', location.pathname)"
 SENT_CHECK_PAUSE_SECONDS = 1.0
 
 
@@ -65,7 +67,7 @@ class ContactState(AuthState):
         return not self.contact_message.strip()
 
     def _sign_in_first(self):
-        toast = rx.toast.error(messages.SIGN_IN_TO_CONTACT)
+        toast = rx.toast.error(messages.SIGN_IN_TO_CONTACT, id=SESSION_TOAST)
         return [toast, self._sign_in_redirect(routes.LEADERBOARD)]
 
     @rx.event
@@ -111,7 +113,8 @@ class ContactState(AuthState):
             if text:
                 async with self:
                     self.sent_notice = text
-                return
+                # Said once: a reload of the page does not say it again.
+                return rx.call_script(FORGET_SENT_ADDRESS)
 
     @rx.event
     def dismiss_sent_notice(self):

@@ -378,7 +378,7 @@ CHALLENGE_TITLE = "Challenge Your Friends!"
 CHALLENGE_BODY = "Think your friends can beat your score? Share your result and find out."
 SHARE_ON_SOCIAL_MEDIA = "Share on Social Media"
 RATE_ANOTHER_PHOTO = "Rate Another Photo"
-PARTNER_PROMPT = "Love PrettyScore? Partners earn 30% commission."
+PARTNER_PROMPT = "Love PrettyScore? Partners earn up to 30% commission."
 BECOME_A_PARTNER = "Become a Partner"
 # Share panel
 SHARE_HEADING = "Share Your Score"
@@ -525,7 +525,7 @@ CONTACT_CHARACTER_COUNT = "{count}/1000"
 CONTACT_SEND = "Send"
 CONTACT_CANCEL = "Cancel"
 CONTACT_CHECKOUT_DESCRIPTION = "Contact request to rank #{rank}"
-CONTACT_INBOX_SUBTITLE = "Members who paid to contact you"
+CONTACT_INBOX_SUBTITLE = "Requests members paid to send you, and the ones you sent"
 NO_CONTACT_REQUESTS = "No contact requests yet"
 CONTACT_FROM = "From {requester}"
 CONTACT_YOUR_SHARE = "Your share: {share}"
@@ -554,7 +554,6 @@ LEADERBOARD_ONLY_TOP_PHOTOS = "Only one of your 10 best photos can be submitted"
 LEADERBOARD_JOIN_CONTEST = "Enter the contest"
 CONTEST_SUBTITLE = "Submit your best photo to the global ranking"
 CONTEST_GRAND_PRIZE = "Grand prize: $50,000"
-CONTEST_MONTHLY_PRIZES = "Prizes are given monthly to the top 10"
 CONTEST_RULES_HEADING = "Rules"
 CONTEST_RULES = (
     "Participants must be 18 or older",
@@ -803,6 +802,12 @@ PARTNERS_BENEFITS = (
     ("Your own referral link", "A short link with your own code, ready to share anywhere."),
     ("Live tracking", "See your clicks, conversions and earnings in your partner portal."),
     ("60-day cookie", "Visitors who sign up within 60 days of clicking your link count as yours."),
+    (
+        "Link and promo code",
+        "Members who join through your link are yours: you earn on every payment they make. "
+        "Your promo code earns on the purchase it is used on, and never takes a member from "
+        "the partner who referred them.",
+    ),
 )
 PARTNERS_SUB_AFFILIATE_HEADING = "Two-tier sub-affiliate referrals"
 PARTNERS_SUB_AFFILIATE_BODY = (

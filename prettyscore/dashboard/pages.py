@@ -177,16 +177,24 @@ def _premium_tab() -> rx.Component:
     )
 
 
+def _email(address: rx.Var[str]) -> rx.Component:
+    """The member's email, breaking before its "@" on a narrow screen rather than inside
+    a word (each part breaks only when it alone is wider than the line)."""
+    parts = address.split("@")
+    part_style = {"display": "inline-block", "max_width": "100%", "overflow_wrap": "anywhere"}
+    return rx.text(
+        rx.el.span(parts[0], style=part_style),
+        rx.cond(parts.length() > 1, rx.el.span("@", parts[1], style=part_style)),
+        color_scheme="gray",
+        data_testid="dashboard-email",
+    )
+
+
 def _header() -> rx.Component:
     return rx.hstack(
         rx.vstack(
             rx.heading("My Dashboard", size="7"),
-            rx.text(
-                State.user_email,
-                color_scheme="gray",
-                overflow_wrap="anywhere",
-                data_testid="dashboard-email",
-            ),
+            _email(State.user_email),
             spacing="1",
             min_width="0",
         ),

@@ -13,7 +13,7 @@ import time
 import reflex as rx
 from reflex.experimental.client_state import ClientStateVar
 
-from prettyscore.accounts.state import AuthState
+from prettyscore.accounts.state import SESSION_TOAST, AuthState
 from prettyscore.analysis import service as scoring
 from prettyscore.core import constants, messages, routes
 from prettyscore.core.db import run_in_session, session_scope
@@ -149,7 +149,7 @@ class EditorState(AuthState):
     async def _open_member_photo(self, user, photo_id: str) -> list:
         if user is None:
             return [
-                rx.toast.info(messages.SIGN_IN_TO_SAVE),
+                rx.toast.info(messages.SIGN_IN_TO_SAVE, id=SESSION_TOAST),
                 rx.redirect(f"{routes.AUTH}?next={routes.EDITOR}?photo={photo_id}"),
             ]
         if self._source == f"photo:{photo_id}":
@@ -336,7 +336,7 @@ class EditorState(AuthState):
             user = await self._current_user()
             if user is None:
                 return [
-                    rx.toast.info(messages.SIGN_IN_TO_SAVE),
+                    rx.toast.info(messages.SIGN_IN_TO_SAVE, id=SESSION_TOAST),
                     self._sign_in_redirect(routes.EDITOR),
                 ]
             try:

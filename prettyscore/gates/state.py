@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import reflex as rx
 
-from prettyscore.accounts.state import AuthState
+from prettyscore.accounts.state import SESSION_TOAST, AuthState
 from prettyscore.core import messages
 from prettyscore.core.db import run_in_session
 from prettyscore.gates import service
@@ -44,7 +44,10 @@ class FeatureGateState(AuthState):
         self._show(feature, _phase(access), access.trial_remaining)
 
     def _signed_out(self):
-        return [rx.toast.error(messages.SIGN_IN_TO_ACCESS_FEATURE), self._sign_in_redirect()]
+        return [
+            rx.toast.error(messages.SIGN_IN_TO_ACCESS_FEATURE, id=SESSION_TOAST),
+            self._sign_in_redirect(),
+        ]
 
     @rx.event
     async def check_access(self, feature: str):

@@ -8,7 +8,7 @@ from __future__ import annotations
 import reflex as rx
 
 from prettyscore.accounts.state import AuthState
-from prettyscore.contact.components import contact_dialog
+from prettyscore.contact.components import contact_dialog, sent_notice
 from prettyscore.core import messages, routes
 from prettyscore.leaderboard.components import entry_fields
 from prettyscore.leaderboard.state import (
@@ -148,6 +148,7 @@ def _entry_card(entry: rx.Var[EntryRow]) -> rx.Component:
 
 def leaderboard_page() -> rx.Component:
     return page_layout(
+        sent_notice(),
         page_header(messages.TITLE_LEADERBOARD, messages.LEADERBOARD_SUBTITLE, icon="trophy"),
         rx.vstack(
             rx.center(
@@ -189,7 +190,6 @@ def _prizes() -> rx.Component:
     return card(
         rx.vstack(
             rx.heading(messages.CONTEST_GRAND_PRIZE, size="6", style=styles.GRADIENT_TEXT),
-            rx.text(messages.CONTEST_MONTHLY_PRIZES, size="3"),
             rx.heading(messages.CONTEST_RULES_HEADING, size="4", padding_top="0.5rem"),
             rx.unordered_list(*[rx.list_item(rule) for rule in messages.CONTEST_RULES]),
             spacing="2",

@@ -13,7 +13,7 @@ from typing import Any, ClassVar
 import reflex as rx
 from typing_extensions import TypedDict  # pydantic reads it before Python 3.12
 
-from prettyscore.accounts.state import AuthState
+from prettyscore.accounts.state import SESSION_TOAST, AuthState
 from prettyscore.core import messages, routes
 from prettyscore.core.db import run_in_session
 from prettyscore.core.errors import Conflict
@@ -32,6 +32,8 @@ LOADING = "Loading the member's opportunity application"
 
 class ApplicationFormData(TypedDict, total=False):
     """The submitted form: every ticked interest is kept, and the terms box is a bool."""
+
+    attempt: str  # the submission's attempt id (ui.server_wait.FormWait)
 
     full_name: str
     email: str
@@ -127,7 +129,7 @@ class OpportunityState(FormState, AuthState):
         user = await self._current_user()
         if user is None:
             yield [
-                rx.toast.error(messages.SIGN_IN_TO_APPLY),
+                rx.toast.error(messages.SIGN_IN_TO_APPLY, id=SESSION_TOAST),
                 self._sign_in_redirect(routes.CLAIM_OPPORTUNITIES),
             ]
             return

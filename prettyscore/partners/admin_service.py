@@ -16,7 +16,7 @@ import uuid
 from dataclasses import dataclass
 from datetime import date, datetime
 
-from sqlalchemy import func, update
+from sqlalchemy import case, func, update
 from sqlmodel import Session, select
 
 from prettyscore.accounts.access import require_admin
@@ -63,7 +63,9 @@ class PartnerRow:
 
 @dataclass(frozen=True)
 class UnpaidRow:
-    """A partner who is owed commission: how many unpaid conversions, and their sum."""
+    """A partner who is owed commission: how many unpaid conversions (their own referred
+    sales, as /admin/partners counts them), how many second-tier commissions, and the
+    sum of both."""
 
     partner_id: uuid.UUID
     display_name: str
@@ -71,6 +73,7 @@ class UnpaidRow:
     code: str
     conversions: int
     amount_cents: int
+    second_tier: int = 0
 
 
 @dataclass(frozen=True)
@@ -198,7 +201,8 @@ def unpaid_by_partner(db: Session, admin_id: uuid.UUID) -> list[UnpaidRow]:
     owed = (
         select(
             PartnerConversion.partner_id,
-            func.count().label("conversions"),
+            func.sum(case((PartnerConversion.level == 1, 1), else_=0)).label("conversions"),
+            func.sum(case((PartnerConversion.level != 1, 1), else_=0)).label("second_tier"),
             func.sum(PartnerConversion.commission).label("amount"),
         )
         .where(PartnerConversion.status == ConversionStatus.UNPAID)
@@ -206,7 +210,7 @@ def unpaid_by_partner(db: Session, admin_id: uuid.UUID) -> list[UnpaidRow]:
         .subquery()
     )
     query = (
-        select(PartnerAccount, User.email, owed.c.conversions, owed.c.amount)
+        select(PartnerAccount, User.email, owed.c.conversions, owed.c.second_tier, owed.c.amount)
         .join(owed, owed.c.partner_id == PartnerAccount.id)
         .join(User, User.id == PartnerAccount.user_id)
         .order_by(owed.c.amount.desc(), PartnerAccount.display_name, PartnerAccount.id)
@@ -219,9 +223,10 @@ def unpaid_by_partner(db: Session, admin_id: uuid.UUID) -> list[UnpaidRow]:
             email=email,
             code=partner.code,
             conversions=int(count),
+            second_tier=int(second_tier),
             amount_cents=int(amount),
         )
-        for partner, email, count, amount in db.exec(query).all()
+        for partner, email, count, second_tier, amount in db.exec(query).all()
     ]
 
 

@@ -57,7 +57,7 @@ from prettyscore.partners.programme import (
     commission_cents,
     share_cents,
 )
-from prettyscore.partners.referrals import credit_member, referral_chain_reaches
+from prettyscore.partners.referrals import referral_chain_reaches
 from prettyscore.partners.service import SECOND_TIER_LEVEL, account_terms
 
 log = logging.getLogger(__name__)
@@ -237,11 +237,11 @@ def reverse_conversion(db: Session, payment_refs: list[str]) -> PartnerConversio
 # ---------------------------------------------------------------------------
 def credit_checkout(db: Session, payment: CheckoutSession) -> None:
     """A fulfilled checkout of any kind: its promo code's partner, if it still may earn,
-    else the member's referrer."""
+    else the member's referrer. A promo code credits this purchase only: who referred the
+    member (a link, for good) is left as it is, so later payments without a code go to
+    that referrer, or to nobody."""
     partner = promo.approved_partner_with_promo(db, payment.promo_code)
-    if partner is not None and partner.user_id != payment.user_id:
-        credit_member(db, payment.user_id, partner)
-    else:
+    if partner is not None and partner.user_id == payment.user_id:
         partner = None
     record_conversion(
         db, payment.user_id, payment.amount_cents, checkout_payment_ref(payment), partner

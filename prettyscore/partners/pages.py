@@ -41,7 +41,7 @@ from prettyscore.ui.layout import page_layout
 from prettyscore.ui.share import copy_text_action
 
 FORM_WIDTH = "560px"
-BENEFIT_ICONS = ("percent", "link", "chart-line", "cookie")
+BENEFIT_ICONS = ("percent", "link", "chart-line", "cookie", "tag")
 TIER_COLOURS = {"starter": "gray", "pro": "blue", "elite": "purple"}
 FIRST_PLACE_BACKGROUND = "linear-gradient(135deg, #fef3c7 0%, #fde68a 100%)"
 FIRST_PLACE_BORDER = "2px solid #f59e0b"
@@ -340,35 +340,64 @@ def _sharing() -> rx.Component:
     )
 
 
+def _conversion_amount(row: rx.Var[ConversionRow]) -> rx.Component:
+    return rx.flex(
+        rx.text(row.amount),
+        rx.cond(
+            row.second_tier,
+            rx.badge(
+                messages.PARTNER_SECOND_TIER_BADGE,
+                color_scheme="pink",
+                data_testid="second-tier-badge",
+            ),
+        ),
+        gap="1",
+        wrap="wrap",
+        align="center",
+    )
+
+
+def _conversion_status(row: rx.Var[ConversionRow]) -> rx.Component:
+    return rx.match(
+        row.status,
+        ("paid", rx.badge(row.status_label, color_scheme="green")),
+        ("reversed", rx.badge(row.status_label, color_scheme="red")),
+        rx.badge(row.status_label, color_scheme="gray"),
+    )
+
+
 def _conversion_line(row: rx.Var[ConversionRow]) -> rx.Component:
     return rx.table.row(
         rx.table.cell(row.date),
-        rx.table.cell(
-            rx.flex(
-                rx.text(row.amount),
-                rx.cond(
-                    row.second_tier,
-                    rx.badge(
-                        messages.PARTNER_SECOND_TIER_BADGE,
-                        color_scheme="pink",
-                        data_testid="second-tier-badge",
-                    ),
-                ),
-                gap="1",
-                wrap="wrap",
-                align="center",
-            )
-        ),
+        rx.table.cell(_conversion_amount(row)),
         rx.table.cell(row.commission),
-        rx.table.cell(
-            rx.match(
-                row.status,
-                ("paid", rx.badge(row.status_label, color_scheme="green")),
-                ("reversed", rx.badge(row.status_label, color_scheme="red")),
-                rx.badge(row.status_label, color_scheme="gray"),
-            )
-        ),
+        rx.table.cell(_conversion_status(row)),
         data_testid="conversion-row",
+    )
+
+
+def _conversion_item(row: rx.Var[ConversionRow]) -> rx.Component:
+    """One conversion on a phone: the sale and its date, then the commission and its
+    status, in two lines that fit the width (a four-column table does not)."""
+    return rx.flex(
+        rx.vstack(
+            _conversion_amount(row),
+            rx.text(row.date, size="1", color_scheme="gray"),
+            spacing="1",
+            min_width="0",
+        ),
+        rx.vstack(
+            rx.text(messages.PARTNER_COLUMN_COMMISSION, ": ", row.commission, size="2"),
+            _conversion_status(row),
+            spacing="1",
+            align="end",
+        ),
+        justify="between",
+        gap="3",
+        width="100%",
+        padding_y="0.5rem",
+        border_bottom="1px solid var(--gray-a4)",
+        data_testid="conversion-item",
     )
 
 
@@ -384,11 +413,25 @@ def _conversions() -> rx.Component:
             rx.heading(messages.PARTNER_RECENT_CONVERSIONS, size="4"),
             rx.cond(
                 PartnerPortalState.conversions.length() > 0,
-                rx.table.root(
-                    rx.table.header(
-                        rx.table.row(*[rx.table.column_header_cell(text) for text in headers])
+                rx.box(
+                    rx.mobile_only(
+                        rx.foreach(PartnerPortalState.conversions, _conversion_item),
+                        width="100%",
                     ),
-                    rx.table.body(rx.foreach(PartnerPortalState.conversions, _conversion_line)),
+                    rx.tablet_and_desktop(
+                        rx.table.root(
+                            rx.table.header(
+                                rx.table.row(
+                                    *[rx.table.column_header_cell(text) for text in headers]
+                                )
+                            ),
+                            rx.table.body(
+                                rx.foreach(PartnerPortalState.conversions, _conversion_line)
+                            ),
+                            width="100%",
+                        ),
+                        width="100%",
+                    ),
                     width="100%",
                 ),
                 rx.text(messages.PARTNER_NO_CONVERSIONS, color_scheme="gray"),

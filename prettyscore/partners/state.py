@@ -13,7 +13,7 @@ from typing import ClassVar
 import reflex as rx
 from typing_extensions import TypedDict  # pydantic reads it before Python 3.12
 
-from prettyscore.accounts.state import AuthState
+from prettyscore.accounts.state import SESSION_TOAST, AuthState
 from prettyscore.billing.checkout import format_amount
 from prettyscore.core import messages, routes
 from prettyscore.core.db import run_in_session
@@ -41,6 +41,7 @@ class ApplicationFormData(TypedDict, total=False):
     display_name: str
     short_code: str
     promo_code: str
+    attempt: str  # the submission's attempt id (ui.server_wait.FormWait)
 
 
 def _text(value: object) -> str | None:
@@ -99,7 +100,7 @@ class PartnerApplyState(FormState, AuthState):
         user = await self._current_user()
         if user is None:
             return [
-                rx.toast.error(messages.SIGN_IN_TO_APPLY),
+                rx.toast.error(messages.SIGN_IN_TO_APPLY, id=SESSION_TOAST),
                 self._sign_in_redirect(routes.PARTNERS_APPLY),
             ]
         account = None
@@ -135,7 +136,7 @@ class PartnerApplyState(FormState, AuthState):
         user = await self._current_user()
         if user is None:
             yield [
-                rx.toast.error(messages.SIGN_IN_TO_APPLY),
+                rx.toast.error(messages.SIGN_IN_TO_APPLY, id=SESSION_TOAST),
                 self._sign_in_redirect(routes.PARTNERS_APPLY),
             ]
             return

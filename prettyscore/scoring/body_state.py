@@ -15,7 +15,7 @@ import time
 
 import reflex as rx
 
-from prettyscore.accounts.state import AuthState
+from prettyscore.accounts.state import SESSION_TOAST, AuthState
 from prettyscore.analysis.kinds import BODY_KINDS
 from prettyscore.analysis.service import ScoreResult
 from prettyscore.core import constants, messages, routes
@@ -101,7 +101,7 @@ class BodyScoreState(UploadProgress, AuthState):
         user = await self._current_user()
         if user is None and kind not in FEATURES:
             return [
-                rx.toast.error(messages.SIGN_IN_TO_ACCESS_FEATURE),
+                rx.toast.error(messages.SIGN_IN_TO_ACCESS_FEATURE, id=SESSION_TOAST),
                 self._sign_in_redirect(UPLOAD_ROUTES[kind]),
             ]
         return None
@@ -292,7 +292,7 @@ class BodyScoreState(UploadProgress, AuthState):
         user = await self._current_user()
         if user is None:
             return [
-                rx.toast.error(messages.SIGN_IN_TO_SAVE_RESULTS),
+                rx.toast.error(messages.SIGN_IN_TO_SAVE_RESULTS, id=SESSION_TOAST),
                 self._sign_in_redirect(RESULTS_ROUTES[kind]),
             ]
         result = ScoreResult.from_dict(navigation["result"])

@@ -329,9 +329,8 @@ def _save_or_sign_in() -> rx.Component:
 def _actions() -> rx.Component:
     return rx.hstack(
         _save_or_sign_in(),
-        rx.link(
-            icon_button("rotate-ccw", "Try Again", size="3", variant="soft"),
-            href=routes.UPLOAD,
+        icon_button(
+            "rotate-ccw", "Try Again", size="3", variant="soft", on_click=ScoreState.try_again
         ),
         icon_button(
             "download",
@@ -406,7 +405,12 @@ def results_page() -> rx.Component:
                     spacing="5",
                     width="100%",
                 ),
-                # Below the score and the photo: built a moment later, in slices.
+                # The result's own actions (save, try again, download, share) come right
+                # after it: on a phone they are not three screens down, past the
+                # explanation and the edits.
+                _actions(),
+                share_panel(text, ScoreState.image_url, get_settings().public_url),
+                # Below: built a moment later, in slices.
                 deferred(
                     explanation_panel(ScoreState.explanation_url, ScoreState.explanation_notes),
                     rx.grid(
@@ -421,8 +425,6 @@ def results_page() -> rx.Component:
                         ScoreState.claim_world_record,
                         ScoreState.claim_elite,
                     ),
-                    _actions(),
-                    share_panel(text, ScoreState.image_url, get_settings().public_url),
                     footer_challenge_card(native_share_action(text, ScoreState.image_url)),
                 ),
                 _leaderboard_dialog(),

@@ -14,7 +14,7 @@ import time
 
 import reflex as rx
 
-from prettyscore.accounts.state import AuthState
+from prettyscore.accounts.state import SESSION_TOAST, AuthState
 from prettyscore.analysis import service as scoring
 from prettyscore.analysis.service import ScoreResult
 from prettyscore.core import constants, messages, routes
@@ -156,6 +156,16 @@ class ScoreState(UploadProgress, AuthState):
     @rx.event
     def change_photo(self):
         """'Change Photo': forget the chosen photo (and delete its file)."""
+        self._forget_chosen_photo()
+
+    @rx.event
+    def try_again(self):
+        """The results' 'Try Again': /upload afresh, no photo chosen (the result shown
+        stays this tab's result until another photo is scored)."""
+        self._forget_chosen_photo()
+        return rx.redirect(routes.UPLOAD)
+
+    def _forget_chosen_photo(self) -> None:
         self._discard_staged()
         self.preview_url = ""
         self.enhanced_notice = False
@@ -303,7 +313,10 @@ class ScoreState(UploadProgress, AuthState):
             return rx.redirect(routes.HOME)
         user = await self._current_user()
         if user is None:
-            return [rx.toast.info(messages.SIGN_IN_TO_SAVE), self._sign_in_redirect(routes.RESULTS)]
+            return [
+                rx.toast.info(messages.SIGN_IN_TO_SAVE, id=SESSION_TOAST),
+                self._sign_in_redirect(routes.RESULTS),
+            ]
         # 'Failed to save photo' is the one failure text here, a refusal included.
         failed = messages.FAILED_TO_SAVE_PHOTO
         with guarded("Saving a result", failed, refusals=False) as call:

@@ -12,7 +12,7 @@ from typing import Any, ClassVar
 import reflex as rx
 from typing_extensions import TypedDict  # pydantic reads it before Python 3.12
 
-from prettyscore.accounts.state import AuthState
+from prettyscore.accounts.state import SESSION_TOAST, AuthState
 from prettyscore.billing.state import format_date
 from prettyscore.core import messages, routes
 from prettyscore.core.db import run_in_session
@@ -39,6 +39,7 @@ class VerificationFormData(TypedDict, total=False):
     reason: str
     instagram_handle: str
     other_social: str
+    attempt: str  # the submission's attempt id (ui.server_wait.FormWait)
 
 
 @dataclasses.dataclass
@@ -97,7 +98,7 @@ class VerificationState(FormState, AuthState):
 
     def _refused(self):
         return [
-            rx.toast.error(messages.SIGN_IN_TO_REQUEST_VERIFICATION),
+            rx.toast.error(messages.SIGN_IN_TO_REQUEST_VERIFICATION, id=SESSION_TOAST),
             self._sign_in_redirect(routes.REQUEST_VERIFICATION),
         ]
 

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import threading
+import uuid
 from datetime import UTC, date, datetime
 
 import pytest
@@ -11,7 +12,7 @@ from sqlmodel import select
 from prettyscore.core import messages
 from prettyscore.core.errors import Conflict, NotFound, PermissionDenied, ValidationFailed
 from prettyscore.partners import admin_service as service
-from prettyscore.partners import programme
+from prettyscore.partners import commissions, programme, referrals
 from prettyscore.partners.models import (
     ConversionStatus,
     PartnerConversion,
@@ -262,3 +263,23 @@ def test_two_admins_marking_the_same_partner_at_once_pay_it_once(db_factory):
     assert sorted(outcomes) == ["nothing to pay", "paid"]
     with db_factory() as db:
         assert [payout.total_amount for payout in payouts_of(db, account)] == [1_500]
+
+
+def test_both_admin_pages_count_a_partners_own_sales_and_owe_the_second_tier_beside(db):
+    boss = admin(db)
+    upline = partner(db, PartnerStatus.APPROVED, name="Upline")
+    downline = partner(db, PartnerStatus.APPROVED, name="Downline")
+    referrals.attribute_referral(db, downline.user_id, upline.code)
+    for number in range(2):
+        buyer = member(db, f"buyer{number}")
+        referrals.attribute_referral(db, buyer, downline.code)
+        commissions.record_conversion(db, buyer, 10_000, f"pay_{uuid.uuid4().hex}")
+
+    listed = {row.display_name: row.conversions for row in service.list_partners(db, boss)}
+    owed = {row.display_name: row for row in service.unpaid_by_partner(db, boss)}
+    assert listed["Downline"] == owed["Downline"].conversions == 2
+    assert owed["Downline"].second_tier == 0
+    # The upline referred no sale itself: no conversion on either page, two commissions owed.
+    assert listed["Upline"] == owed["Upline"].conversions == 0
+    assert owed["Upline"].second_tier == 2
+    assert owed["Upline"].amount_cents > 0

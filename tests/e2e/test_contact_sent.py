@@ -174,7 +174,7 @@ def test_after_paying_the_leaderboard_says_the_request_was_sent_and_to_no_one_el
         expect(someone.get_by_text(messages.CONTACT_SENT_NOTICE.format(name=name))).to_have_count(0)
 
 
-def test_premium_success_confirms_nothing_to_a_visitor_or_a_member_who_has_not_paid(
+def test_premium_success_says_processing_only_to_a_member_with_a_checkout_on_its_way(
     new_context, app_server
 ):
     base = app_server.base_url
@@ -187,8 +187,19 @@ def test_premium_success_confirms_nothing_to_a_visitor_or_a_member_who_has_not_p
     expect(visitor.get_by_text(messages.PREMIUM_WELCOME_BODY)).to_have_count(0)
     expect(visitor).to_have_url(re.compile(r"/premium/?\?success=true$"))  # stays put
 
+    # A member who never opened a checkout: nothing is "still being processed".
     member = new_context().new_page()
     new_member(member, base, "unpaid")
+    open_page(member, f"{base}/premium?success=true")
+    expect(member.get_by_test_id("premium-plan")).to_be_visible()
+    member.wait_for_timeout(1500)
+    expect(member.get_by_test_id("premium-processing")).to_have_count(0)
+    expect(member.get_by_test_id("premium-success")).to_have_count(0)
+    expect(member).to_have_url(re.compile(r"/premium/?\?success=true$"))  # stays put
+
+    # One who opened a checkout whose payment has not arrived: still being processed.
+    member.get_by_role("button", name=messages.PREMIUM_SUBSCRIBE).click()
+    member.wait_for_url(re.compile(r"/checkout/test/?\?session=\w+$"))
     open_page(member, f"{base}/premium?success=true")
     expect(member.get_by_test_id("premium-processing")).to_contain_text(
         messages.PREMIUM_PAYMENT_PROCESSING

@@ -231,3 +231,26 @@ def test_a_promo_code_at_checkout_credits_the_partner_and_pays_the_second_tier(
     expect(row).to_have_count(1)
     expect(row.get_by_test_id("second-tier-badge")).to_have_text(messages.PARTNER_SECOND_TIER_BADGE)
     expect(row.get_by_role("cell").nth(2)).to_have_text(second_tier)
+
+    # On a phone, PAULA's conversion fits: its status is whole, nothing scrolls sideways.
+    paula_page.set_viewport_size({"width": 390, "height": 800})
+    open_page(paula_page, f"{base}/partners/portal")
+    item = paula_page.get_by_test_id("conversion-item")
+    status = item.get_by_text(STATUS[ConversionStatus.UNPAID], exact=True)
+    expect(status).to_be_visible()
+    box = status.bounding_box()
+    assert box["x"] >= 0 and box["x"] + box["width"] <= 390, box
+    assert paula_page.evaluate("document.documentElement.scrollWidth <= window.innerWidth")
+
+    # The admin counts ANNA's own sales alike on both pages, her second tier beside.
+    admin = new_context().new_page()
+    new_admin(admin, app_server)
+    open_page(admin, f"{base}/admin/partners")
+    listed = admin.locator(f'[data-testid="partner-row"][data-code="{anna_code}"]')
+    expect(listed.get_by_role("cell").nth(5)).to_have_text("0")
+    open_page(admin, f"{base}/admin/payouts")
+    owed = admin.get_by_test_id("unpaid-row").filter(has_text=anna_code)
+    expect(owed.get_by_test_id("unpaid-conversions")).to_have_text("0")
+    expect(owed.get_by_test_id("unpaid-second-tier")).to_have_text(
+        f"+1 {messages.PARTNER_SECOND_TIER_BADGE}"
+    )

@@ -206,7 +206,7 @@ def test_the_portal_shows_second_tier_earnings(db):
 # ---------------------------------------------------------------------------
 # Promo codes at checkout
 # ---------------------------------------------------------------------------
-def test_a_promo_code_credits_its_partner_like_the_referral_link(db):
+def test_a_promo_code_credits_its_partner_with_the_purchase_it_is_used_on_only(db):
     promoter = become_partner(db, sign_up(db), "PAULA", promo="SUMMER26")
     buyer = sign_up(db)  # nobody referred them
 
@@ -215,11 +215,13 @@ def test_a_promo_code_credits_its_partner_like_the_referral_link(db):
     assert payment.promo_code == "SUMMER26"
     assert conversions(db) == [(promoter.id, 1, 10_000, 1_500, ConversionStatus.UNPAID)]
     assert totals(db, promoter) == (1, 1_500)
-    # As after the referral link, the member is now the partner's: their next payment
-    # (with no code) earns the partner commission too.
-    assert db.get(Profile, buyer.id).referred_by_partner == promoter.id
+    # Unlike the referral link, the code does not make the member the partner's: their
+    # later payments without a code earn the partner nothing.
+    assert db.get(Profile, buyer.id).referred_by_partner is None
     pay(db, buyer, KIND_PERSONALITY_ANALYSIS)
-    assert totals(db, promoter) == (2, 1_500 + 75)
+    pay(db, buyer, KIND_CONTACT_REQUEST, 100_000)
+    assert totals(db, promoter) == (1, 1_500)
+    assert len(conversions(db)) == 1
 
 
 def test_a_promo_code_pays_the_second_tier_too(db):
@@ -239,6 +241,8 @@ def test_the_code_typed_wins_over_the_referral_for_that_payment(db):
     pay(db, buyer, KIND_CONTACT_REQUEST, 10_000, promo="PAULA10")
     assert [row[0] for row in conversions(db)] == [paula.id]
     assert db.get(Profile, buyer.id).referred_by_partner == anna.id  # still ANNA's member
+    pay(db, buyer, KIND_PERSONALITY_ANALYSIS)  # no code: the referral decides
+    assert [row[0] for row in conversions(db)] == [paula.id, anna.id]
 
 
 @pytest.mark.parametrize("typed", ["NOSUCHCODE", "PENDING1", "SUSPENDED1"])

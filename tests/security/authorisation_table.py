@@ -291,6 +291,7 @@ HANDLERS: dict[str, Rule] = {
     "ScoreState.upload_from_home": Rule(EVERYONE, skip=UPLOAD),
     "ScoreState.upload_on_page": Rule(EVERYONE, skip=UPLOAD),
     "ScoreState.change_photo": Rule(EVERYONE),
+    "ScoreState.try_again": Rule(EVERYONE),
     "ScoreState.reject_drop": Rule(EVERYONE, args=lambda w: (["file-too-large"],)),
     "ScoreState.camera_coming_soon": Rule(EVERYONE),
     "ScoreState.upload_started": Rule(EVERYONE, args=lambda w: (1, "drop-1")),
