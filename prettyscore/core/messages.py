@@ -416,12 +416,8 @@ ACCOUNT_DELETED = "Your account and all your photos have been deleted."
 # can (our text; the whole prompt is refused, no free edit is used, nothing is saved)
 # ---------------------------------------------------------------------------
 EDIT_NOT_SUPPORTED = (
-    "Sorry, I can't do that edit. No free edit was used. I can: make the photo brighter or "
-    "darker, add or reduce contrast, make it warmer or cooler, more or less colorful, black "
-    "and white or vintage, sharper, smooth skin, blur, remove or change the background "
-    "(studio or outdoor), blonde hair, highlights, hair volume, polished hair, a formal "
-    "jacket, professional or casual clothes, richer clothing colors, and upscale to 4K. "
-    "Several at once work too, like: brighter and blur the background."
+    "I can't do that edit (no free edit used). Try: brighter, warmer, blur the background, "
+    "blonde hair or a formal jacket."
 )
 
 # ---------------------------------------------------------------------------

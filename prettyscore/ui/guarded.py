@@ -33,9 +33,18 @@ from prettyscore.core.errors import DomainError
 log = logging.getLogger(__name__)
 
 
+#: A toast stays long enough to be read: the toaster's 4 s, and more for a long text
+#: (about 15 characters a second, a slow reader's pace on a phone).
+TOAST_SECONDS, READ_CHARACTERS_PER_SECOND = 4, 15
+
+
 def error_toast(message: str, toast_id: str | None = None) -> Any:
     """An error toast; with ``toast_id`` it replaces the last toast of that id."""
-    return rx.toast.error(message) if toast_id is None else rx.toast.error(message, id=toast_id)
+    options: dict[str, Any] = {} if toast_id is None else {"id": toast_id}
+    seconds = max(TOAST_SECONDS, len(message) / READ_CHARACTERS_PER_SECOND)
+    if seconds > TOAST_SECONDS:
+        options["duration"] = int(seconds * 1000)
+    return rx.toast.error(message, **options)
 
 
 class Guarded:
