@@ -47,6 +47,8 @@ class ScoreResult:
     # dict of part, part_name, text, in_range); none for an engine that does not look.
     explanation_key: str | None = None
     explanation: list[dict] = field(default_factory=list)
+    # The face's centre as fractions (x, y) of the photo's width and height, or None.
+    focus: tuple[float, float] | None = None
 
     def to_dict(self) -> dict:
         """A plain form, kept in the tab's server-side state between events."""
@@ -59,6 +61,8 @@ class ScoreResult:
         plain["breakdown"] = {str(k): float(v) for k, v in dict(data["breakdown"]).items()}
         plain["extra"] = {str(k): v for k, v in dict(data.get("extra") or {}).items()}
         plain["explanation"] = [dict(note) for note in data.get("explanation") or []]
+        focus = data.get("focus")
+        plain["focus"] = (float(focus[0]), float(focus[1])) if focus else None
         return cls(**plain)
 
     @property
@@ -106,7 +110,19 @@ def score_staged_photo(store: MediaStore, image_key: str) -> ScoreResult:
         special_panel=tiers.special_panel_for(analysis.score),
         explanation_key=explained.image_key if explained else None,
         explanation=explained.notes if explained else [],
+        focus=face_centre(analysis.face_box, pixels.shape),
     )
+
+
+def face_centre(face_box, shape) -> tuple[float, float] | None:
+    """The centre of ``face_box`` (x, y, w, h in pixels) as fractions of an image of
+    ``shape`` (height, width, ...), rounded to a thousandth; None without a face."""
+    if face_box is None:
+        return None
+    x, y, w, h = face_box
+    height, width = shape[:2]
+    centre = ((x + w / 2) / width, (y + h / 2) / height)
+    return tuple(round(min(max(value, 0.0), 1.0), 3) for value in centre)
 
 
 def score_body_photo(store: MediaStore, image_key: str, kind: str) -> ScoreResult:

@@ -47,6 +47,10 @@ class Photo(SQLModel, table=True):
     explanation: list | None = Field(default=None, sa_type=JSON, nullable=True)
     # The prompt of the member's latest edit of this photo: the editor's Redo applies it again.
     last_edit_prompt: str | None = Field(default=None, max_length=1000)
+    # The centre of the face the analysis found, as fractions of the photo's width and
+    # height: a card cut to another shape keeps the face (None: no face was measured).
+    focus_x: float | None = Field(default=None)
+    focus_y: float | None = Field(default=None)
     created_at: datetime = created_at_field()
 
 

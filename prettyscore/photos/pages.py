@@ -46,6 +46,7 @@ def _photo_card(photo) -> rx.Component:
                     width="100%",
                     height="240px",
                     object_fit="cover",
+                    object_position=photo.focus,
                     border_radius="12px",
                     loading="lazy",
                 ),

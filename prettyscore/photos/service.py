@@ -78,6 +78,8 @@ def save_result(
         result_id=result.result_id,
         explanation_image_url=media_url(explanation_key) if explanation_key else None,
         explanation=list(result.explanation) if explanation_key else None,
+        focus_x=result.focus[0] if result.focus else None,
+        focus_y=result.focus[1] if result.focus else None,
     )
     try:
         with db.begin_nested():

@@ -54,6 +54,8 @@ class PhotoCard:
     kind_title: str = ""  # "Feet Score" or "Hands Score"; "" for a face
     explanation_url: str = ""  # the measured picture; its notes load with the details
     metrics: list[Metric] = dataclasses.field(default_factory=list)
+    # Where a card cut to another shape centres the photo (CSS object-position).
+    focus: str = "50% 50%"
 
 
 def photo_card(photo: Photo) -> PhotoCard:
@@ -74,7 +76,23 @@ def photo_card(photo: Photo) -> PhotoCard:
             Metric(BREAKDOWN_NAMES.get(key, key), f"{float(value):.1f}")
             for key, value in (photo.breakdown or {}).items()
         ],
+        focus=card_focus(photo),
     )
+
+
+#: Without a measured face (older photos, feet, hands, pets), a card keeps the photo's
+#: upper part, where a portrait's head is: a centred cut lost the top of it.
+UNMEASURED_FOCUS = (0.5, 0.3)
+
+
+def card_focus(photo: Photo) -> str:
+    """The CSS object-position that keeps the photo's face in a card of another shape:
+    the analysis's face centre, a little above it for the hair."""
+    if photo.focus_x is None or photo.focus_y is None:
+        x, y = UNMEASURED_FOCUS
+    else:
+        x, y = photo.focus_x, max(0.0, photo.focus_y - 0.05)
+    return f"{x * 100:.1f}% {y * 100:.1f}%"
 
 
 def _photo_png(user_id, photo_id: str, which: str) -> tuple[bytes, str]:

@@ -8,19 +8,25 @@ from __future__ import annotations
 import re
 import uuid
 
+import numpy as np
 import pytest
+from PIL import Image
 from playwright.sync_api import expect
+from skimage import data
+from sqlmodel import select
 
 from prettyscore.accounts.models import User
 from prettyscore.billing import checkout
 from prettyscore.contact import service as contact
 from prettyscore.core import messages
+from prettyscore.photos.models import Photo
 from tests.e2e.flows import (
     astronaut_jpeg,
     fill_sign_up,
     member_id,
     new_member,
     open_page,
+    save_scored_photo,
     score_photo,
     sign_up,
     unique_email,
@@ -151,3 +157,40 @@ def test_the_texts_say_each_thing_once_and_whole(new_context, app_server, tmp_pa
     score_photo(page, base, astronaut_jpeg(tmp_path))
     # /partners has 15, 20 and 30% tiers: the results' footer says "up to".
     expect(page.get_by_text(re.compile(r"Partners earn up to 30% commission"))).to_be_visible()
+
+
+def tall_portrait(folder) -> str:
+    """A full-length shape: the face at the top of a photo nearly three times as tall."""
+    face = data.astronaut()
+    canvas = np.full((1400, 512, 3), 96, dtype=np.uint8)
+    canvas[:512] = face
+    path = folder / "tall.jpg"
+    Image.fromarray(canvas).save(path, quality=92)
+    return str(path)
+
+
+def test_a_dashboard_card_keeps_the_face_of_a_tall_photo(new_context, app_server, tmp_path):
+    base = app_server.base_url
+    page = phone(new_context)
+    address = new_member(page, base, "tall")
+    save_scored_photo(page, base, tall_portrait(tmp_path))
+    with with_app_database(app_server) as db:
+        photo = db.exec(select(Photo).where(Photo.user_id == member_id(db, address))).one()
+        face_y = photo.focus_y
+    assert face_y is not None and face_y < 0.3  # the analysis found the face at the top
+
+    open_page(page, f"{base}/dashboard")
+    picture = page.get_by_test_id("photo-card").get_by_role("img").first
+    expect(picture).to_be_visible()
+    shown = picture.evaluate(
+        """img => { const style = getComputedStyle(img);
+        return {nw: img.naturalWidth, nh: img.naturalHeight, cw: img.clientWidth,
+                ch: img.clientHeight, position: style.objectPosition}; }"""
+    )
+    # object-fit: cover; the rows of the photo the card shows:
+    scale = max(shown["cw"] / shown["nw"], shown["ch"] / shown["nh"])
+    rows = shown["ch"] / scale
+    share = float(shown["position"].split()[1].rstrip("%")) / 100
+    top = (shown["nh"] - rows) * share
+    face = face_y * shown["nh"]
+    assert top <= face - 0.05 * shown["nh"] and face <= top + rows, (shown, face_y)
