@@ -82,11 +82,13 @@ def _drop_zone() -> rx.Component:
 
 
 def _get_score_button(**props) -> rx.Component:
-    """'Get My Score!' (the server says 'Please upload a photo first!' without a photo;
-    while a photo is still arriving the button waits for it). Busy from the click; when
-    no answer comes, a notice under it says so and offers to try again."""
+    """'Get My Score!' (the server says 'Please upload a photo first!' without a photo).
+    It may be tapped while the photo is still arriving: the tap is kept, and the score
+    follows once the photo is in (the progress bar shows the wait). Busy from the click;
+    when no answer comes, a notice under it says so and offers to try again."""
     sent = SCORE_WAIT.pending.value
     busy = SCORE_WAIT.busy(ScoreState.analyzing)
+    disabled = props.pop("disabled", None)
     return rx.vstack(
         icon_button(
             "sparkles",
@@ -95,11 +97,14 @@ def _get_score_button(**props) -> rx.Component:
             style=styles.GRADIENT_BUTTON,
             on_click=[SCORE_WAIT.start(), ScoreState.analyse],
             on_mount=SCORE_WAIT.reset(),
-            loading=_PHOTO_ARRIVING | (sent & ~ScoreState.analyzing),
-            disabled=props.pop("disabled", _PHOTO_ARRIVING) | sent,
+            loading=sent & ~ScoreState.analyzing,
+            disabled=sent if disabled is None else disabled | sent,
             **props,
         ),
-        SCORE_WAIT.no_answer_notice(ScoreState.analyzing, retry=ScoreState.analyse),
+        # A photo still arriving is progress shown already (the bar), not silence.
+        SCORE_WAIT.no_answer_notice(
+            ScoreState.analyzing | _PHOTO_ARRIVING, retry=ScoreState.analyse
+        ),
         align="center",
         spacing="2",
     )

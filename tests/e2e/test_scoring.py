@@ -78,7 +78,7 @@ def test_a_visitor_goes_from_home_to_a_score_with_every_panel(page, app_server, 
     for option in ("Text/SMS", "Email", "X/Twitter", "Facebook", "Instagram", "TikTok"):
         expect(results.get_by_text(option, exact=True)).to_be_visible()
     expect(results.get_by_role("button", name=messages.SIGN_IN_TO_SAVE)).to_be_visible()
-    expect(results.get_by_role("link", name="Try Again")).to_be_visible()
+    expect(results.get_by_role("button", name="Try Again")).to_be_visible()
 
     with page.expect_download() as download:
         results.get_by_role("button", name="Download Result Card").click()
