@@ -130,7 +130,7 @@ test: setup-dev chromium
 	if [ -n "$(PYTEST_ARGS)" ]; then exec $(BIN)/python -m pytest $(PYTEST_ARGS); fi; \
 	without_browser=0; in_browser=0; \
 	$(BIN)/python -m pytest -m "not e2e" --ignore=tests/perf -n auto || without_browser=$$?; \
-	$(BIN)/python -m pytest tests/e2e tests/perf tests/security/test_service_restarts.py \
+	$(BIN)/python -m pytest tests/e2e tests/security/test_service_restarts.py \
 		|| in_browser=$$?; \
 	if [ $$without_browser -ne 0 ] || [ $$in_browser -ne 0 ]; then exit 1; fi
 
