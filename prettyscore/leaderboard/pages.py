@@ -12,6 +12,7 @@ from prettyscore.contact.components import contact_dialog, sent_notice
 from prettyscore.core import messages, routes
 from prettyscore.leaderboard.components import entry_fields
 from prettyscore.leaderboard.state import (
+    CONTEST_WAIT,
     MEDAL_TEXT_COLOURS,
     ContestState,
     EntryRow,
@@ -260,20 +261,22 @@ def _entry_form() -> rx.Component:
         rx.vstack(
             rx.heading(messages.CONTEST_HOW_YOU_APPEAR, size="4"),
             entry_fields(),
+            CONTEST_WAIT.attempt_field(),
             rx.button(
                 messages.CONTEST_SUBMIT,
                 type="submit",
-                loading=ContestState.submitting,
-                disabled=~rx.State.is_hydrated,
+                loading=CONTEST_WAIT.busy(ContestState.submitting),
+                disabled=CONTEST_WAIT.busy(ContestState.submitting) | ~rx.State.is_hydrated,
                 size="3",
                 radius="full",
                 style=styles.GRADIENT_BUTTON,
             ),
+            CONTEST_WAIT.no_answer_notice(ContestState.submitting),
             spacing="3",
             width="100%",
             max_width="460px",
         ),
-        on_submit=ContestState.submit,
+        on_submit=CONTEST_WAIT.submit(ContestState.submit),
         reset_on_submit=False,
         width="100%",
         data_testid="contest-entry-form",

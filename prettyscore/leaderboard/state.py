@@ -19,8 +19,11 @@ from prettyscore.core.errors import DomainError, ValidationFailed
 from prettyscore.leaderboard import service
 from prettyscore.leaderboard.components import BIO_FIELD, DISPLAY_NAME_FIELD
 from prettyscore.ui.guarded import guarded
+from prettyscore.ui.server_wait import FormWait
 
 # Rank icon colours for the podium: gold, silver, bronze.
+#: The entry form is busy from the press and enters a photo once however often it is sent.
+CONTEST_WAIT = FormWait("contest_entry")
 MEDAL_COLOURS = {1: "#f5b301", 2: "#9ca3af", 3: "#cd7f32"}
 MEDAL_NAMES = {1: "gold", 2: "silver", 3: "bronze"}
 # The same medals' shades for the rank's small text on white: at least 4.5:1 (WCAG AA).
@@ -138,6 +141,8 @@ class ContestState(AuthState):
     selected: str = ""
     submitting: bool = False
     choices_loaded: bool = False
+    # The attempt ids of the latest entries sent (``ui.server_wait.FormWait``).
+    _answered_attempts: list[str] = []
 
     async def _choices(self, user_id) -> list[ChoiceRow]:
         photos = await run_in_session(service.top_photos_for_submission, user_id)
@@ -167,6 +172,7 @@ class ContestState(AuthState):
         self.selected = photo_id
 
     @rx.event
+    @CONTEST_WAIT.answers
     async def submit(self, form: dict[str, str]):
         """Enter the selected photo under the entry form's display name and bio; on
         success the member sees the leaderboard."""

@@ -13,6 +13,7 @@ from prettyscore.scoring import body_pages
 from prettyscore.scoring.state import (
     CUSTOM_EDIT_WAIT,
     EDIT_WAIT,
+    JOIN_WAIT,
     RESULTS_PHOTO,
     SAVE_WAIT,
     SCORE_WAIT,
@@ -362,21 +363,25 @@ def _leaderboard_dialog() -> rx.Component:
             rx.form(
                 rx.vstack(
                     entry_fields(),
+                    JOIN_WAIT.attempt_field(),
                     rx.hstack(
                         rx.dialog.close(rx.button("Not now", variant="soft", type="button")),
                         rx.button(
                             messages.ADD_ME_TO_LEADERBOARD,
                             type="submit",
+                            loading=JOIN_WAIT.pending.value,
+                            disabled=JOIN_WAIT.pending.value,
                             style=styles.GRADIENT_BUTTON,
                         ),
                         justify="end",
                         spacing="3",
                         width="100%",
                     ),
+                    JOIN_WAIT.no_answer_notice(rx.Var.create(False)),
                     spacing="3",
                     padding_top="1em",
                 ),
-                on_submit=ScoreState.join_leaderboard,
+                on_submit=JOIN_WAIT.submit(ScoreState.join_leaderboard),
                 reset_on_submit=False,
             ),
             max_width="460px",

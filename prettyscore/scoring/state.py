@@ -48,6 +48,8 @@ SAVE_WAIT = ServerWait("save")
 #: never spends a second free edit.
 EDIT_WAIT = ServerWait("results_edit")
 CUSTOM_EDIT_WAIT = FormWait("results_custom_edit")
+#: 'Add me to the leaderboard' in the opt-in dialog likewise (a result is saved once).
+JOIN_WAIT = FormWait("join_leaderboard")
 
 
 def _render_card(result: ScoreResult) -> bytes:
@@ -296,6 +298,7 @@ class ScoreState(UploadProgress, AuthState):
         return SAVE_WAIT.answering(outcome)
 
     @rx.event
+    @JOIN_WAIT.answers
     async def join_leaderboard(self, form: dict[str, str]):
         """The opt-in dialog: save with a display name (and bio) and queue for the board."""
         try:
