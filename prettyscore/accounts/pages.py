@@ -23,6 +23,7 @@ from prettyscore.accounts.security_state import (
 )
 from prettyscore.accounts.state import AuthState
 from prettyscore.core import messages, routes
+from prettyscore.ui.forms import waiting_submit
 from prettyscore.ui.layout import page_layout
 from prettyscore.ui.server_wait import FormWait
 
@@ -41,22 +42,10 @@ def _field(name: str, placeholder: str, kind: str = "text", **props) -> rx.Compo
 
 
 def _submit(label: str, wait: FormWait, busy=AuthFormState.submitting) -> rx.Component:
-    """The form's attempt, its button (busy from the press) and the notice for a press
-    the server has not answered."""
-    # Disabled until the page is live: a form submitted before that would be sent by the
-    # browser itself, as a GET with the password in the address.
-    return rx.fragment(
-        wait.attempt_field(),
-        rx.button(
-            label,
-            type="submit",
-            size="3",
-            width="100%",
-            loading=wait.busy(busy),
-            disabled=wait.busy(busy) | ~rx.State.is_hydrated,
-        ),
-        wait.no_answer_notice(busy),
-    )
+    """The form's submit button, busy from the press. Disabled until the page is live:
+    a form submitted before that would be sent by the browser itself, as a GET with the
+    password in the address."""
+    return waiting_submit(label, wait, busy, size="3", width="100%")
 
 
 def _sign_in_form() -> rx.Component:

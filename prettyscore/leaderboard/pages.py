@@ -21,6 +21,7 @@ from prettyscore.leaderboard.state import (
 )
 from prettyscore.ui import styles
 from prettyscore.ui.components import card, icon_button, link_button, page_header
+from prettyscore.ui.forms import waiting_submit
 from prettyscore.ui.layout import page_layout
 
 
@@ -261,17 +262,14 @@ def _entry_form() -> rx.Component:
         rx.vstack(
             rx.heading(messages.CONTEST_HOW_YOU_APPEAR, size="4"),
             entry_fields(),
-            CONTEST_WAIT.attempt_field(),
-            rx.button(
+            waiting_submit(
                 messages.CONTEST_SUBMIT,
-                type="submit",
-                loading=CONTEST_WAIT.busy(ContestState.submitting),
-                disabled=CONTEST_WAIT.busy(ContestState.submitting) | ~rx.State.is_hydrated,
+                CONTEST_WAIT,
+                ContestState.submitting,
                 size="3",
                 radius="full",
                 style=styles.GRADIENT_BUTTON,
             ),
-            CONTEST_WAIT.no_answer_notice(ContestState.submitting),
             spacing="3",
             width="100%",
             max_width="460px",

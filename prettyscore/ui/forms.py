@@ -70,6 +70,23 @@ def text_field(
     )
 
 
+def waiting_submit(label: Any, wait: FormWait, busy: Any, **props: Any) -> rx.Component:
+    """A form's submit button with its wait: the attempt's hidden field, the button (busy
+    from the press or while ``busy``; disabled until the page is live, when the browser
+    would otherwise send the form itself) and the notice for a press left unanswered."""
+    return rx.fragment(
+        wait.attempt_field(),
+        rx.button(
+            label,
+            type="submit",
+            loading=wait.busy(busy),
+            disabled=wait.busy(busy) | ~rx.State.is_hydrated,
+            **props,
+        ),
+        wait.no_answer_notice(busy),
+    )
+
+
 def server_checked_form(
     *fields: rx.Component,
     submit_label: str,
@@ -86,18 +103,15 @@ def server_checked_form(
     return rx.form(
         rx.vstack(
             *fields,
-            wait.attempt_field(),
-            rx.button(
+            waiting_submit(
                 submit_label,
-                type="submit",
+                wait,
+                submitting,
                 size="3",
                 radius="full",
                 width="100%",
-                loading=wait.busy(submitting),
-                disabled=wait.busy(submitting) | ~rx.State.is_hydrated,
                 style=styles.GRADIENT_BUTTON,
             ),
-            wait.no_answer_notice(submitting),
             spacing="4",
             width="100%",
         ),
