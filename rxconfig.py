@@ -5,6 +5,7 @@ import os
 import reflex as rx
 
 from prettyscore.core.settings import get_settings
+from prettyscore.ui.kept_assets import KeepPreviousAssets
 from prettyscore.ui.paint_first import PaintFirstPlugin
 from prettyscore.ui.theme import theme_plugin
 from prettyscore.web.security_headers import allowed_origins
@@ -32,7 +33,8 @@ config = rx.Config(
     # Radix Themes with only the colour scales and components the pages use
     # (prettyscore/ui/theme.py).
     # Pages paint before their JavaScript is fetched (prettyscore/ui/paint_first.py).
-    plugins=[theme_plugin(), PaintFirstPlugin()],
+    # A page open across a restart keeps its route files (prettyscore/ui/kept_assets.py).
+    plugins=[theme_plugin(), PaintFirstPlugin(), KeepPreviousAssets()],
     disable_plugins=[rx.plugins.SitemapPlugin],
     # Browsers that accept Brotli get the smaller files; the others gzip.
     frontend_compression_formats=["brotli", "gzip"],

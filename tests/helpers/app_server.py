@@ -223,6 +223,7 @@ def running_app(
     timeout: float | None = None,
     extra_env: dict[str, str] | None = None,
     job_worker: bool = True,
+    port: int | None = None,
 ) -> Iterator[AppServer]:
     """Migrate a database, start `reflex run --env prod --single-port`, yield, stop.
 
@@ -230,8 +231,9 @@ def running_app(
     runs beside the app (as `make run` starts one) unless ``job_worker`` is False.
     ``extra_env`` overrides settings for this server (e.g. ``ANALYSIS_WAIT_SECONDS=0`` for
     the load benchmark, which measures the work and not the documents' minimum wait).
-    Raises AppServerError, with the last 50 log lines, when the app is not serving /ping
-    and / within ``timeout`` seconds (default ``E2E_START_TIMEOUT`` or 300).
+    ``port`` (default a free one) lets a second server take a stopped one's place, as a
+    restart does. Raises AppServerError, with the last 50 log lines, when the app is not
+    serving /ping and / within ``timeout`` seconds (default ``E2E_START_TIMEOUT`` or 300).
     """
     timeout = timeout or float(os.environ.get("E2E_START_TIMEOUT", "300"))
     run_dir.mkdir(parents=True, exist_ok=True)
@@ -244,7 +246,7 @@ def running_app(
     worker = os.environ.get("E2E_WEB_SLOT") or os.environ.get("PYTEST_XDIST_WORKER", "main")
     web_dir = web_dir or WEB_CACHE / worker / ".web"
     web_dir.parent.mkdir(parents=True, exist_ok=True)
-    port = free_port()
+    port = port or free_port()
     env = server_environment(
         port=port,
         data_dir=data_dir,
