@@ -35,6 +35,7 @@ from prettyscore.scoring import pages as scoring_pages
 from prettyscore.site import pages as site_pages
 from prettyscore.ui.backend_errors import backend_exception_handler
 from prettyscore.ui.frontend_errors import frontend_exception_handler
+from prettyscore.ui.kept_assets import serve_kept_assets
 from prettyscore.verification import pages as verification_pages
 from prettyscore.video import pages as video_pages
 from prettyscore.web.browser_key import give_browser_key
@@ -83,6 +84,8 @@ app = rx.App(
 # A media folder or bucket that cannot be used stops the start, saying why.
 app.register_lifespan_task(check_media_store)
 app.register_lifespan_task(purge_visitor_media_forever)
+# A page open across a restart still finds its route files (ui/kept_assets.py).
+app.register_lifespan_task(serve_kept_assets)
 # With Redis, an event cancelled while taking its tab's state lock does not leave it held.
 release_cancelled_locks(app)
 # With Redis, a tab whose worker crashed keeps its token and state on another worker.

@@ -7,11 +7,13 @@ before a restart asks the new server for the old names as soon as it goes to a r
 it has not loaded yet: a 404, and React Router reloads the page, which with the
 in-memory state loses what the page was about to show (a score just analysed).
 
-How: a Reflex plugin. Before the build wipes the output folder, its assets are copied
-to a folder beside it (``kept-assets``, only files not kept yet); after the build, the
-kept files the new build lacks are copied back, so the old names are served next to
-the new ones. The names are content hashes: an old file never replaces a new one.
-Files kept longer than ``KEEP_DAYS`` are dropped, so the folder does not grow for ever.
+How: before the build wipes the output folder, a Reflex plugin copies its assets to a
+folder beside it (``kept-assets``, only files not kept yet, with their compressed
+copies); when the server starts (a lifespan task, after the build and its compression,
+which would otherwise compress the old files again), the kept files the new build lacks
+are copied back, so the old names are served next to the new ones. The names are
+content hashes: an old file never replaces a new one. Files kept longer than
+``KEEP_DAYS`` are dropped, so the folder does not grow for ever.
 """
 
 from __future__ import annotations
@@ -64,7 +66,7 @@ def _copy_missing(source: Path, target: Path) -> int:
 
 
 class KeepPreviousAssets(rx.plugins.Plugin):
-    """Keeps the files of earlier builds servable beside the new build's."""
+    """Keeps the files of the build about to be replaced."""
 
     def pre_compile(self, **context: Any) -> None:
         web = get_web_dir()
@@ -73,12 +75,14 @@ class KeepPreviousAssets(rx.plugins.Plugin):
         except OSError as error:  # the new build is served all the same
             log.warning("Could not keep the previous build's files: %s", error)
 
-    def post_build(self, **context: Any) -> None:
-        web = get_web_dir()
-        try:
-            restored = restore(web / KEPT_FOLDER, Path(context["static_dir"]) / "assets")
-        except OSError as error:
-            log.warning("Could not serve the previous builds' files: %s", error)
-            return
-        if restored:
-            log.info("Serving %d files of previous builds for pages still open", restored)
+
+def serve_kept_assets() -> None:
+    """At start (a lifespan task): the kept files of earlier builds, beside this one's."""
+    web = get_web_dir()
+    try:
+        restored = restore(web / KEPT_FOLDER, web / ASSETS)
+    except OSError as error:
+        log.warning("Could not serve the previous builds' files: %s", error)
+        return
+    if restored:
+        log.info("Serving %d files of previous builds for pages still open", restored)
