@@ -43,19 +43,21 @@ def free_edits_line(premium: rx.Var[bool], free_edits_left: rx.Var[int]) -> rx.C
 
 
 def preset_tabs(
-    on_preset: Callable[[str], Any],
+    run_edit: Any,
+    context: Any,
     *,
     editing: rx.Var[bool],
     no_edits: rx.Var[bool],
     wait: ServerWait,
-    retry: Any,
 ) -> rx.Component:
     """The documents' presets in their tabs, disabled while an edit is sent or under way
-    (``editing``) and with no edits left; ``on_preset(prompt)`` gives the events
-    (``wait.send``), ``retry`` the notice's "Try again" (``wait.retry``)."""
+    (``editing``) and with no edits left. A preset sends ``run_edit(prompt, context,
+    attempt)`` through ``wait``, whose "Try again" sends the last one again."""
     return rx.fragment(
-        _preset_tabs(on_preset, wait.busy(editing) | no_edits),
-        wait.no_answer_notice(editing, retry),
+        _preset_tabs(
+            lambda prompt: wait.send(run_edit, prompt, context), wait.busy(editing) | no_edits
+        ),
+        wait.no_answer_notice(editing, wait.retry(run_edit, 2)),
     )
 
 

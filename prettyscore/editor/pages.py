@@ -271,11 +271,11 @@ def _ai_card() -> rx.Component:
                 wrap="wrap",
             ),
             preset_tabs(
-                lambda prompt: EDIT_WAIT.send(EditorState.run_edit, prompt, slider_values()),
+                EditorState.run_edit,
+                slider_values(),
                 editing=_busy(),
                 no_edits=no_edits,
                 wait=EDIT_WAIT,
-                retry=EDIT_WAIT.retry(EditorState.run_edit, 2),
             ),
             rx.text("Custom AI Edit", weight="medium", size="2"),
             custom_prompt_form(

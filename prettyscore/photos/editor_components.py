@@ -48,11 +48,11 @@ def _prompt_view() -> rx.Component:
     return rx.vstack(
         edit_controls.free_edits_line(State.premium, State.free_edits_left),
         edit_controls.preset_tabs(
-            lambda prompt: EDIT_WAIT.send(State.run_edit, prompt, "edit"),
+            State.run_edit,
+            "edit",
             editing=State.editing,
             no_edits=_no_edits_left(),
             wait=EDIT_WAIT,
-            retry=EDIT_WAIT.retry(State.run_edit, 2),
         ),
         edit_controls.custom_prompt_form(
             value=State.edit_prompt,

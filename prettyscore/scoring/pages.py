@@ -236,11 +236,11 @@ def _quick_enhancements() -> rx.Component:
                 wrap="wrap",
             ),
             edit_controls.preset_tabs(
-                lambda prompt: EDIT_WAIT.send(ScoreState.run_edit, prompt, "enhance"),
+                ScoreState.run_edit,
+                "enhance",
                 editing=ScoreState.editing,
                 no_edits=_no_edits_left(),
                 wait=EDIT_WAIT,
-                retry=EDIT_WAIT.retry(ScoreState.run_edit, 2),
             ),
             icon_button(
                 "maximize-2",

@@ -85,12 +85,13 @@ class ServerWait:
     def answers(self, handler: Callable) -> Callable:
         """Decorate an event handler (plain, async, a generator, or a background task):
         its first update, or its end if it has none, also ends the browser's wait, and
-        a press whose ``attempt`` was run already is answered without running again."""
+        a press whose attempt was run already is answered without running again."""
+        attempt_of = self._attempt_reader(handler)
 
         @functools.wraps(handler)
         async def run(state, *args, **kwargs):
-            attempt = kwargs.get(ATTEMPT_FIELD) or ""
-            if isinstance(attempt, str) and not await _first_run(state, attempt, args, kwargs):
+            attempt, values = attempt_of(args, kwargs)
+            if isinstance(attempt, str) and not await _first_run(state, attempt, values):
                 # A retry of a press already run (its answer may have been lost on the
                 # way): end the wait, and the first run's outcome stands.
                 yield self.answered()
@@ -99,6 +100,11 @@ class ServerWait:
                 yield update
 
         return run
+
+    def _attempt_reader(self, handler: Callable) -> Callable[[tuple, dict], tuple[Any, Any]]:
+        """How a call of ``handler`` carries its attempt: (the id, the values it was
+        pressed with). A button's handler takes it as its ``attempt`` argument."""
+        return lambda args, kwargs: (kwargs.get(ATTEMPT_FIELD) or "", [args, kwargs])
 
     def reset(self) -> Any:
         """The client-side events that forget an earlier wait (a page opened afresh)."""
@@ -158,30 +164,26 @@ class FormWait(ServerWait):
         """A form's ``on_submit``: busy at once, then the handler."""
         return [self.start(), handler]
 
-    def answers(self, handler: Callable) -> Callable:
-        """Decorate a form's submit handler (its first argument the form's data)."""
-
+    def _attempt_reader(self, handler: Callable) -> Callable[[tuple, dict], tuple[Any, Any]]:
+        """A form's handler takes the form's data first; the attempt id is taken out of
+        it, and the rest are the values."""
         form_argument = list(inspect.signature(handler).parameters)[1]
 
-        @functools.wraps(handler)
-        async def run(state, *args, **kwargs):
+        def attempt_of(args: tuple, kwargs: dict) -> tuple[Any, Any]:
             form_data = args[0] if args else kwargs.get(form_argument)
-            attempt = form_data.pop(ATTEMPT_FIELD, "") if isinstance(form_data, dict) else ""
-            if isinstance(attempt, str) and not await _first_run(state, attempt, form_data):
-                yield self.answered()  # see ServerWait.answers
-                return
-            async for update in _first_answers(self, handler(state, *args, **kwargs)):
-                yield update
+            if not isinstance(form_data, dict):
+                return "", form_data
+            return form_data.pop(ATTEMPT_FIELD, ""), form_data
 
-        return run
+        return attempt_of
 
 
-async def _first_run(state, attempt: str, *values: Any) -> bool:
+async def _first_run(state, attempt: str, values: Any) -> bool:
     """Record the attempt ``attempt`` with ``values`` (its arguments) as run; False if it
     was run already. No attempt id: always a first run."""
     if not attempt:
         return True
-    digest = json.dumps([attempt, *values], sort_keys=True, default=str)
+    digest = json.dumps([attempt, values], sort_keys=True, default=str)
     digest = hashlib.sha256(digest.encode()).hexdigest()[:24]
     if isinstance(state, StateProxy):  # a background task changes its state only so
         async with state:
