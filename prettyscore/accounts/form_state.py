@@ -31,6 +31,8 @@ SIGN_UP_WAIT = FormWait("sign_up")
 SECOND_STEP_WAIT = FormWait("second_step")
 FORGOT_WAIT = FormWait("forgot_password")
 RESET_WAIT = FormWait("reset_password")
+#: Where this browser keeps the last email it signed in with.
+LAST_LOGIN_EMAIL_KEY = "lastLoginEmail"
 
 
 def _second_step_choices(db, user_id) -> list[dict[str, str]]:
@@ -74,8 +76,8 @@ class AccountFormState(FormState, AuthState):
 class AuthFormState(AccountFormState):
     """The sign-in / sign-up card, and the sign-in's second step."""
 
-    sign_in_email: str = ""
-    last_login_email: str = rx.LocalStorage("", name="lastLoginEmail")
+    # Kept in this browser; the Sign In field reads it there (pages.py).
+    last_login_email: str = rx.LocalStorage("", name=LAST_LOGIN_EMAIL_KEY)
     # The second step: shown while a password session waits for its authenticator code.
     second_step: bool = False
     second_step_factors: list[dict[str, str]] = []
@@ -87,17 +89,10 @@ class AuthFormState(AccountFormState):
 
     @rx.event
     async def open_page(self):
-        """on_load of /auth: a session goes straight on; otherwise prefill the last email."""
+        """on_load of /auth: a session goes straight on."""
         if await self._current_user() is not None:
             return rx.redirect(self._next_path())
-        # The visitor may already be typing (or have switched tabs) when this arrives:
-        # fill only what is still empty, never undo what they did.
-        if not self.sign_in_email:
-            self.sign_in_email = self.last_login_email
-
-    @rx.event
-    def set_sign_in_email(self, value: str):
-        self.sign_in_email = value
+        return None
 
     @rx.event
     @SIGN_IN_WAIT.answers
@@ -174,7 +169,6 @@ class AuthFormState(AccountFormState):
         if tokens is None:
             return refusal
         self.last_login_email = tokens.email
-        self.sign_in_email = tokens.email
         choices = await run_in_session(_second_step_choices, tokens.user_id)
         if choices:
             self._pending_access_token = tokens.access_token

@@ -3,10 +3,13 @@ password), /auth/reset, and /account/security (authenticator apps)."""
 
 from __future__ import annotations
 
+import json
+
 import reflex as rx
 
 from prettyscore.accounts.form_state import (
     FORGOT_WAIT,
+    LAST_LOGIN_EMAIL_KEY,
     RESET_WAIT,
     SECOND_STEP_WAIT,
     SIGN_IN_WAIT,
@@ -48,6 +51,18 @@ def _submit(label: str, wait: FormWait, busy=AuthFormState.submitting) -> rx.Com
     return waiting_submit(label, wait, busy, size="3", width="100%")
 
 
+SIGN_IN_EMAIL_ID = "sign-in-email"
+# The last email this browser signed in with, put in the empty Sign In field by the
+# browser itself. A value sent by the server would arrive while the visitor may already
+# be typing, and land in the middle of what they typed.
+_PREFILL_SIGN_IN_EMAIL = rx.call_script(
+    f"(function(){{var f=document.getElementById({json.dumps(SIGN_IN_EMAIL_ID)}),v=null;"
+    "if(!f||f.value||document.activeElement===f)return;"
+    f"try{{v=localStorage.getItem({json.dumps(LAST_LOGIN_EMAIL_KEY)})}}catch(e){{}}"
+    "if(v)f.value=v})()"
+)
+
+
 def _sign_in_form() -> rx.Component:
     return rx.form(
         rx.vstack(
@@ -55,9 +70,9 @@ def _sign_in_form() -> rx.Component:
                 "email",
                 messages.EMAIL_PLACEHOLDER,
                 "email",
-                value=AuthFormState.sign_in_email,
-                on_change=AuthFormState.set_sign_in_email,
+                id=SIGN_IN_EMAIL_ID,
                 auto_complete="email",
+                on_mount=_PREFILL_SIGN_IN_EMAIL,
             ),
             _field(
                 "password",

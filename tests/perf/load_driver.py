@@ -601,9 +601,8 @@ async def visitor_flow(user: ReflexUser, photo: bytes, pacing: Pacing = NO_PAUSE
 
 
 async def sign_in(user: ReflexUser, email: str, password: str) -> None:
-    """The /auth page's Sign In form, as the browser sends it (field events, then submit)."""
+    """The /auth page's Sign In form, as the browser sends it (one submit)."""
     await user.connect("/auth/")
-    await user.call("type email", "set_sign_in_email", {"value": email})
     form = {"form": {"__reflex_form_data__": [["email", email], ["password", password]]}}
     to_dashboard = has_event("_redirect", path="/dashboard")
     signed_in = await user.call("sign in", "submit_sign_in", form, until=to_dashboard)

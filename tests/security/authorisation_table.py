@@ -100,7 +100,6 @@ HANDLERS: dict[str, Rule] = {
     "AuthState.require_verification_admin": Rule(ADMINS, refusal=REQUIRED),
     "AuthState.sign_out": Rule(EVERYONE),
     "AuthFormState.open_page": Rule(EVERYONE),
-    "AuthFormState.set_sign_in_email": Rule(EVERYONE, args=lambda w: ("a@example.com",)),
     "AuthFormState.cancel_second_step": Rule(EVERYONE),
     "AuthFormState.submit_second_step": Rule(EVERYONE, args=lambda w: ({"code": "123456"},)),
     "AuthFormState.submit_sign_in": Rule(
