@@ -108,9 +108,18 @@ class UploadProgress(rx.State, mixin=True):
         network, or the server, dropped it before the photo arrived): end 'Processing...'
         and say so. Had the photo arrived, its handler would have ended it already."""
         if ok is True or not self.uploading or self._photo_being_kept():
+            self._resend_upload_state()
             return None
         self._upload_done()
         return rx.toast.error(messages.UPLOAD_FAILED)
+
+    def _resend_upload_state(self) -> None:
+        """Send the tab the server's word on the upload again. The photo's answer comes
+        over HTTP and the word of its start over the websocket, so the tab can get them
+        the wrong way round and go on thinking the photo is on its way after it arrived
+        (its 'Get My Score!' would then never say that no answer came). This event is
+        the chain's last, and its answer settles it."""
+        self.uploading, self.upload_percent = self.uploading, self.upload_percent
 
     def _photo_being_kept(self) -> bool:
         """The photo arrived and its handler is still checking it (then it ends the wait)."""

@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import re
 import threading
+import time
 
 import pytest
 from playwright.sync_api import expect
@@ -39,12 +40,16 @@ ANALYSE_EVENT = "score_state.analyse"
 
 class HeldClicks:
     """The page's event sockets, holding back one event's frames while ``holding``; each
-    held frame goes, when released, to the server connection of the socket it came on."""
+    held frame goes, when released, to the server connection of the socket it came on.
+    With ``answers``, the server's frames that match it are held back too, until
+    ``release_answers``."""
 
-    def __init__(self, event: str, *, holding: bool = True):
+    def __init__(self, event: str, *, holding: bool = True, answers: str | None = None):
         self.event = event
         self.holding = holding
         self.held: list[tuple[object, str]] = []
+        self.answers = re.compile(answers) if answers else None
+        self.held_answers: list[tuple[object, str]] = []
         self._lock = threading.Lock()
 
     def route(self, socket) -> None:
@@ -57,7 +62,26 @@ class HeldClicks:
                     return
             server.send(message)
 
+        def from_server(message) -> None:
+            with self._lock:
+                # Once one is held, the later ones wait behind it, as on a socket.
+                if self.answers and (
+                    self.held_answers or (isinstance(message, str) and self.answers.search(message))
+                ):
+                    self.held_answers.append((socket, message))
+                    return
+            socket.send(message)
+
         socket.on_message(from_page)
+        if self.answers is not None:
+            server.on_message(from_server)
+
+    def release_answers(self) -> None:
+        with self._lock:
+            self.answers = None
+            for page_side, message in self.held_answers:
+                page_side.send(message)
+            self.held_answers.clear()
 
     def release(self) -> None:
         with self._lock:
@@ -110,6 +134,34 @@ def test_an_unanswered_click_says_so_and_trying_again_scores_the_photo_once(
     see_the_score(page)
     made = [p for p in visitor_files(app_server) if p not in files_before]
     assert len(made) == 1, made  # one analysis: one picture of the measured lines
+
+
+def test_a_photo_whose_answers_cross_still_says_when_its_score_does_not_come(
+    page, app_server, tmp_path
+):
+    """The photo's answer (over HTTP) reaches the tab before the word that it is on its
+    way (over the websocket), as on a busy server: once the photo is in, the page still
+    knows it, and a click left unanswered still says so."""
+    clicks = HeldClicks(ANALYSE_EVENT, answers=r'"uploading[^"]*":\s*true')
+    page.route_web_socket(re.compile(r"/_event"), clicks.route)
+    uploads = []
+    page.route(re.compile(r"/_upload(\?|$)"), lambda route: uploads.append(route))
+    open_page(page, f"{app_server.base_url}/upload")
+    choose_on_upload_page(page, astronaut_jpeg(tmp_path))
+    # The server takes the word of the upload first; its answer is held on the way.
+    deadline = time.monotonic() + 10
+    while not (uploads and clicks.held_answers) and time.monotonic() < deadline:
+        page.wait_for_timeout(50)
+    assert uploads and clicks.held_answers, (len(uploads), len(clicks.held_answers))
+    uploads[0].continue_()  # then the photo, whose answer overtakes it
+    expect(page.get_by_role("img", name="Your chosen photo")).to_be_visible()
+    clicks.release_answers()
+
+    page.get_by_role("button", name=messages.GET_MY_SCORE).click()
+    expect(page.get_by_role("button", name=messages.ANALYZING)).to_be_disabled(timeout=1000)
+    expect_no_answer_notice(page, "score")
+    clicks.release()
+    see_the_score(page)
 
 
 def test_a_repeated_click_after_the_answer_shows_the_same_result_without_a_second_analysis(
