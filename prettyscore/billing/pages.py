@@ -6,7 +6,14 @@ from __future__ import annotations
 import reflex as rx
 
 from prettyscore.billing.components import promo_code_field
-from prettyscore.billing.state import SUBSCRIBE_WAIT, LocalCheckoutState, PremiumState
+from prettyscore.billing.state import (
+    CANCEL_PLAN_WAIT,
+    LEAVE_WAIT,
+    PAY_WAIT,
+    SUBSCRIBE_WAIT,
+    LocalCheckoutState,
+    PremiumState,
+)
 from prettyscore.core import messages, routes
 from prettyscore.ui import styles
 from prettyscore.ui.components import card, icon_button, link_button, page_header
@@ -85,12 +92,20 @@ def _cancel_dialog() -> rx.Component:
                 rx.button(
                     messages.PREMIUM_CANCEL_CONFIRM,
                     color_scheme="red",
-                    on_click=PremiumState.confirm_cancel,
-                    loading=PremiumState.cancelling,
+                    on_click=CANCEL_PLAN_WAIT.send(PremiumState.confirm_cancel),
+                    loading=CANCEL_PLAN_WAIT.busy(PremiumState.cancelling),
+                    disabled=CANCEL_PLAN_WAIT.busy(PremiumState.cancelling),
                 ),
                 justify="end",
                 spacing="3",
                 margin_top="1rem",
+            ),
+            rx.box(
+                CANCEL_PLAN_WAIT.no_answer_notice(
+                    PremiumState.cancelling,
+                    retry=CANCEL_PLAN_WAIT.retry(PremiumState.confirm_cancel, 0),
+                ),
+                margin_top="0.75rem",
             ),
         ),
         open=PremiumState.cancel_dialog_open,
@@ -242,8 +257,9 @@ def _test_checkout_form() -> rx.Component:
         rx.hstack(
             rx.button(
                 messages.TEST_CHECKOUT_CANCEL,
-                on_click=state.cancel,
-                disabled=~_READY | state.busy,
+                on_click=LEAVE_WAIT.send(state.cancel),
+                disabled=~_READY | _checkout_busy(state),
+                loading=LEAVE_WAIT.pending.value & ~state.busy,
                 variant="soft",
                 color_scheme="gray",
                 size="3",
@@ -251,9 +267,9 @@ def _test_checkout_form() -> rx.Component:
             ),
             rx.button(
                 state.pay_label,
-                on_click=state.pay,
-                disabled=~_READY | state.busy,
-                loading=state.busy,
+                on_click=PAY_WAIT.send(state.pay),
+                disabled=~_READY | _checkout_busy(state),
+                loading=PAY_WAIT.busy(state.busy),
                 size="3",
                 radius="full",
                 style=styles.GRADIENT_BUTTON,
@@ -262,9 +278,16 @@ def _test_checkout_form() -> rx.Component:
             spacing="3",
             width="100%",
         ),
+        PAY_WAIT.no_answer_notice(state.busy, retry=PAY_WAIT.retry(state.pay, 0)),
+        LEAVE_WAIT.no_answer_notice(state.busy, retry=LEAVE_WAIT.retry(state.cancel, 0)),
         spacing="5",
         width="100%",
     )
+
+
+def _checkout_busy(state: type[LocalCheckoutState]) -> rx.Var:
+    """Either button pressed and not yet answered, or the server at work on it."""
+    return PAY_WAIT.busy(state.busy) | LEAVE_WAIT.pending.value
 
 
 def _checkout_gone() -> rx.Component:

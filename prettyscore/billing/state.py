@@ -26,6 +26,10 @@ from prettyscore.ui.server_wait import ServerWait
 #: After a successful payment: recheck the plan after 2 s, go to /dashboard 1 s later.
 #: "Subscribe" is busy from the press; a retry never opens a second checkout.
 SUBSCRIBE_WAIT = ServerWait("subscribe")
+CANCEL_PLAN_WAIT = ServerWait("cancel_plan")
+# The test checkout's two buttons.
+PAY_WAIT = ServerWait("test_checkout_pay")
+LEAVE_WAIT = ServerWait("test_checkout_cancel")
 RECHECK_AFTER_SECONDS = 2.0
 LEAVE_AFTER_SECONDS = 1.0
 CHECKING, CONFIRMED, PROCESSING = "checking", "confirmed", "processing"
@@ -180,8 +184,10 @@ class PremiumState(MembershipState):
         self.cancel_dialog_open = is_open
 
     @rx.event
-    async def confirm_cancel(self):
-        """Cancel at the end of the paid period, as confirmed in the dialog."""
+    @CANCEL_PLAN_WAIT.answers
+    async def confirm_cancel(self, attempt: str = ""):
+        """Cancel at the end of the paid period, as confirmed in the dialog (once per
+        ``attempt``)."""
         user = await self._current_user()
         if user is None:
             yield self._sign_in_redirect(routes.PREMIUM)
@@ -215,6 +221,8 @@ class LocalCheckoutState(AuthState):
     found: bool = False
     loaded: bool = False
     busy: bool = False
+    # The attempt ids of the latest presses run (``ui.server_wait``).
+    _answered_attempts: list[str] = []
     # A checkout no longer open: the way back to what it was for.
     way_back_label: str = messages.TITLE_PREMIUM
     way_back_path: str = routes.PREMIUM
@@ -274,13 +282,16 @@ class LocalCheckoutState(AuthState):
         self.way_back_label, self.way_back_path = way.label, way.path
 
     @rx.event
-    async def pay(self):
-        """Pay: the same fulfilment as a Stripe webhook, then the success page."""
+    @PAY_WAIT.answers
+    async def pay(self, attempt: str = ""):
+        """Pay: the same fulfilment as a Stripe webhook, then the success page (once per
+        ``attempt``)."""
         async for update in self._finish(checkout.pay_test_checkout):
             yield update
 
     @rx.event
-    async def cancel(self):
-        """Cancel: back to where the checkout started."""
+    @LEAVE_WAIT.answers
+    async def cancel(self, attempt: str = ""):
+        """Cancel: back to where the checkout started (once per ``attempt``)."""
         async for update in self._finish(checkout.cancel_test_checkout):
             yield update

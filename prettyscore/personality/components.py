@@ -7,7 +7,7 @@ import reflex as rx
 
 from prettyscore.billing.components import promo_code_field
 from prettyscore.core import messages
-from prettyscore.personality.offer_state import DetailedOfferState
+from prettyscore.personality.offer_state import OFFER_WAIT, DetailedOfferState
 from prettyscore.ui import styles
 from prettyscore.ui.components import card, icon_button
 
@@ -46,11 +46,14 @@ def detailed_analysis_offer() -> rx.Component:
                     icon_button(
                         "file-text",
                         messages.PERSONALITY_GET_DETAILED,
-                        on_click=state.buy_offer,
-                        loading=state.buying_offer,
-                        disabled=~rx.State.is_hydrated,
+                        on_click=OFFER_WAIT.send(state.buy_offer),
+                        loading=OFFER_WAIT.busy(state.buying_offer),
+                        disabled=~rx.State.is_hydrated | OFFER_WAIT.busy(state.buying_offer),
                         radius="full",
                         style=styles.GRADIENT_BUTTON,
+                    ),
+                    OFFER_WAIT.no_answer_notice(
+                        state.buying_offer, retry=OFFER_WAIT.retry(state.buy_offer, 0)
                     ),
                     spacing="3",
                     width="100%",

@@ -17,6 +17,10 @@ from prettyscore.core import messages, routes
 from prettyscore.core.db import run_in_session
 from prettyscore.personality import service
 from prettyscore.ui.guarded import Guarded, guarded
+from prettyscore.ui.server_wait import ServerWait
+
+#: Get Detailed Analysis is busy from the press and runs once per press.
+OFFER_WAIT = ServerWait("personality_offer")
 
 
 def purchase_refused(call: Guarded):
@@ -34,6 +38,7 @@ class DetailedOfferState(AuthState):
     offer_price: str = ""
     buying_offer: bool = False
     promo_code: str = ""
+    _answered_attempts: list[str] = []  # the latest presses run (``ui.server_wait``)
 
     @rx.event
     async def load_offer(self):
@@ -55,7 +60,8 @@ class DetailedOfferState(AuthState):
         self.promo_code = as_typed(value)
 
     @rx.event
-    async def buy_offer(self):
+    @OFFER_WAIT.answers
+    async def buy_offer(self, attempt: str = ""):
         """Get Detailed Analysis: off to the checkout for the latest result (or to its
         report, if it was paid for meanwhile)."""
         user = await self._current_user()

@@ -12,8 +12,10 @@ from prettyscore.gates import service as gates
 from prettyscore.gates.components import feature_gate
 from prettyscore.personality.service import TraitReading
 from prettyscore.personality.state import (
+    BUY_WAIT,
     CONFIRMING,
     DETAILED,
+    FINISH_WAIT,
     PURCHASE,
     RESULT,
     UNCONFIRMED,
@@ -49,6 +51,14 @@ def _choice(choice: ChoiceRow) -> rx.Component:
 
 
 def _quiz_buttons() -> rx.Component:
+    return rx.vstack(
+        _quiz_row(),
+        FINISH_WAIT.no_answer_notice(State.finishing, retry=FINISH_WAIT.retry(State.finish, 0)),
+        width="100%",
+    )
+
+
+def _quiz_row() -> rx.Component:
     return rx.hstack(
         icon_button(
             "arrow-left",
@@ -66,9 +76,9 @@ def _quiz_buttons() -> rx.Component:
             icon_button(
                 "sparkles",
                 messages.PERSONALITY_FINISH,
-                on_click=State.finish,
-                loading=State.finishing,
-                disabled=~_READY,
+                on_click=FINISH_WAIT.send(State.finish),
+                loading=FINISH_WAIT.busy(State.finishing),
+                disabled=~_READY | FINISH_WAIT.busy(State.finishing),
                 radius="full",
                 size="3",
                 style=styles.GRADIENT_BUTTON,
@@ -245,14 +255,15 @@ def _purchase() -> rx.Component:
         icon_button(
             "shopping-cart",
             messages.PERSONALITY_BUY,
-            on_click=State.buy,
-            loading=State.buying,
-            disabled=~_READY,
+            on_click=BUY_WAIT.send(State.buy),
+            loading=BUY_WAIT.busy(State.buying),
+            disabled=~_READY | BUY_WAIT.busy(State.buying),
             radius="full",
             size="4",
             width="100%",
             style=styles.GRADIENT_BUTTON,
         ),
+        BUY_WAIT.no_answer_notice(State.buying, retry=BUY_WAIT.retry(State.buy, 0)),
         icon_button(
             "arrow-left",
             messages.PERSONALITY_BACK_TO_RESULT,

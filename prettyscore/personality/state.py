@@ -25,6 +25,7 @@ from prettyscore.personality import service
 from prettyscore.personality.offer_state import purchase_refused
 from prettyscore.personality.quiz import BASIC, QUESTION_COUNT, QUESTIONS
 from prettyscore.ui.guarded import guarded
+from prettyscore.ui.server_wait import ServerWait
 
 # What the page shows: the questions (behind the gate), the result, the purchase view,
 # the wait for a payment to be confirmed (and its end without one), the detailed report.
@@ -32,6 +33,9 @@ QUIZ, RESULT, PURCHASE = "quiz", "result", "purchase"
 CONFIRMING, UNCONFIRMED, DETAILED = "confirming", "unconfirmed", "detailed"
 
 #: After paying: look for the payment every 2 s, for up to 30 s.
+# Finish and Buy are busy from the press and run once per press (``ui.server_wait``).
+FINISH_WAIT = ServerWait("personality_finish")
+BUY_WAIT = ServerWait("personality_buy")
 RECHECK_SECONDS = 2.0
 RECHECKS = 15
 
@@ -63,6 +67,7 @@ class PersonalityState(AuthState):
     _result_id: str = ""  # the basic result on show: what Buy buys the detailed analysis of
     _awaited: str = ""  # the detailed analysis whose payment we wait for
     _watch: str = ""  # the one recheck loop allowed to run
+    _answered_attempts: list[str] = []  # the latest presses run (``ui.server_wait``)
 
     # -- the question on show ---------------------------------------------------
     @rx.var
@@ -204,9 +209,11 @@ class PersonalityState(AuthState):
         self.current = max(self.current - 1, 0)
 
     @rx.event
-    async def finish(self):
+    @FINISH_WAIT.answers
+    async def finish(self, attempt: str = ""):
         """Finish: the server checks the answers, records the gate's use and saves the
-        result; without access the gate shows why and nothing is saved."""
+        result (once per ``attempt``); without access the gate shows why and nothing is
+        saved."""
         if not self.selected:
             yield rx.toast.error(messages.PLEASE_SELECT_ANSWER)
             return
@@ -252,8 +259,10 @@ class PersonalityState(AuthState):
         self.view = RESULT if self._result_id else QUIZ
 
     @rx.event
-    async def buy(self):
-        """Buy the detailed analysis of the result on show: off to the checkout."""
+    @BUY_WAIT.answers
+    async def buy(self, attempt: str = ""):
+        """Buy the detailed analysis of the result on show: off to the checkout (once
+        per ``attempt``)."""
         user = await self._current_user()
         if user is None:
             yield self._signed_out()

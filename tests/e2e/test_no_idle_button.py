@@ -17,9 +17,12 @@ from playwright.sync_api import expect
 from sqlmodel import func, select
 
 from prettyscore.accounts.models import AuthSession
-from prettyscore.billing.models import CheckoutSession
+from prettyscore.billing.checkout import format_amount
+from prettyscore.billing.models import CheckoutSession, Subscription
 from prettyscore.chat.models import Message
 from prettyscore.core import messages
+from prettyscore.core.constants import PREMIUM_MONTHLY_CENTS
+from prettyscore.personality.models import PersonalityResult
 from prettyscore.video.models import VideoGeneration
 from tests.e2e.flows import (
     astronaut_jpeg,
@@ -35,6 +38,7 @@ from tests.e2e.flows import (
     with_app_database,
 )
 from tests.e2e.test_no_lost_click import HeldClicks, expect_no_answer_notice
+from tests.e2e.test_personality import make_premium, on_question, quiz
 from tests.e2e.test_phone_layout import measure
 
 pytestmark = [pytest.mark.e2e, pytest.mark.one_server]
@@ -172,3 +176,66 @@ def test_an_unanswered_subscribe_opens_one_checkout_after_trying_again(page, app
     with with_app_database(app_server) as db:
         owner = member_id(db, address)
     assert count(app_server, CheckoutSession, CheckoutSession.user_id == owner) == 1
+
+
+def press_held(page, clicks: HeldClicks, button, wait: str) -> None:
+    """Press ``button`` with its frames held back: busy at once, the notice in words,
+    and "Try again" pressed (both presses held)."""
+    button.click()
+    expect(button).to_be_disabled(timeout=1000)
+    notice = expect_no_answer_notice(page, wait)
+    notice.get_by_role("button", name=messages.TRY_AGAIN).click()
+    assert len(clicks.held) == 2
+
+
+def test_an_unanswered_payment_and_cancellation_each_run_once_on_a_phone(new_context, app_server):
+    page = new_context(viewport=(390, 800)).new_page()
+    address = new_member(page, app_server.base_url, "held-pay")
+    clicks = held(page, "local_checkout_state.pay")
+    open_page(page, f"{app_server.base_url}/premium")
+    page.get_by_role("button", name=messages.PREMIUM_SUBSCRIBE).click()
+    page.wait_for_url(re.compile(r"/checkout/test/?\?session=\w+$"))
+    price = format_amount(PREMIUM_MONTHLY_CENTS)
+    pay = page.get_by_role("button", name=messages.TEST_CHECKOUT_PAY.format(amount=price))
+    press_held(page, clicks, pay, "test_checkout_pay")
+    layout = measure(page)
+    assert layout["scroll"] <= layout["inner"], layout["found"]
+    clicks.release_one()  # the payment goes through; only then its retry
+    wait_for_path(page, "/premium", "?success=true")
+    clicks.release()
+    page.wait_for_timeout(SETTLE_MS)
+    expect(page.get_by_text(messages.CHECKOUT_NOT_FOUND)).to_have_count(0)
+    with with_app_database(app_server) as db:
+        owner = member_id(db, address)
+    assert count(app_server, Subscription, Subscription.user_id == owner) == 1
+
+    clicks.event, clicks.holding = "premium_state.confirm_cancel", True
+    open_page(page, f"{app_server.base_url}/premium")
+    page.get_by_role("button", name=messages.PREMIUM_CANCEL).click()
+    confirm = page.get_by_role("button", name=messages.PREMIUM_CANCEL_CONFIRM)
+    press_held(page, clicks, confirm, "cancel_plan")
+    clicks.release()
+    expect(
+        page.get_by_text(re.compile(re.escape(messages.PREMIUM_CANCELLED.split("{")[0])))
+    ).to_have_count(1, timeout=15_000)
+    page.wait_for_timeout(SETTLE_MS)
+    expect(
+        page.get_by_text(re.compile(re.escape(messages.PREMIUM_CANCELLED.split("{")[0])))
+    ).to_have_count(1)
+
+
+def test_an_unanswered_finish_of_the_personality_test_saves_one_result(page, app_server):
+    owner = make_premium(app_server, new_member(page, app_server.base_url, "held-quiz"))
+    clicks = held(page, "personality_state.finish")
+    open_page(page, f"{app_server.base_url}/personality-test")
+    for question in range(19):
+        on_question(page, question)
+        quiz(page).get_by_role("radio").nth(0).click()
+        quiz(page).get_by_role("button", name=messages.PERSONALITY_NEXT).click()
+    on_question(page, 19)
+    quiz(page).get_by_role("radio").nth(0).click()
+    finish = quiz(page).get_by_role("button", name=messages.PERSONALITY_FINISH)
+    press_held(page, clicks, finish, "personality_finish")
+
+    retry_after_the_first_answer(page, clicks, page.get_by_test_id("personality-result"))
+    assert count(app_server, PersonalityResult, PersonalityResult.user_id == owner) == 1
