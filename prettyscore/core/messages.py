@@ -427,6 +427,8 @@ NOTHING_TO_REDO = "No edit to redo yet"
 UNLIMITED_EDITS = "Unlimited edits with Premium"
 EDIT_AGAIN = "Edit Again"
 DOWNLOAD_HD = "Download HD Version (4K)"
+# Under it: the file is a PNG, larger than a photo may be to upload (10 MB).
+DOWNLOAD_HD_FORMAT = "A full-quality PNG, 3840 px on its long side: a large file (often over 10 MB)"
 
 # ---------------------------------------------------------------------------
 # /editor (our text): a stored file this browser may not use

@@ -27,6 +27,14 @@ def no_edits_left(premium: rx.Var[bool], free_edits_left: rx.Var[int]) -> rx.Var
     return ~premium & (free_edits_left <= 0)
 
 
+def hd_format_note() -> rx.Component:
+    """What 'Download HD Version (4K)' saves: the documents name the file .png, and a 4K
+    PNG is often larger than an upload may be, so the person knows before they wait."""
+    return rx.text(
+        messages.DOWNLOAD_HD_FORMAT, size="1", color_scheme="gray", data_testid="hd-format"
+    )
+
+
 def free_edits_line(premium: rx.Var[bool], free_edits_left: rx.Var[int]) -> rx.Component:
     """'Free edits remaining: n', or Premium's unlimited edits."""
     return rx.cond(

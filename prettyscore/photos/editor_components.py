@@ -96,6 +96,7 @@ def _after_edit_view(generate_video) -> rx.Component:
             spacing="2",
             wrap="wrap",
         ),
+        edit_controls.hd_format_note(),
         social_share_row(share_text_var(photo.score, photo.label), get_settings().public_url),
         edit_controls.free_edits_line(State.premium, State.free_edits_left),
         spacing="3",

@@ -250,6 +250,7 @@ def _quick_enhancements() -> rx.Component:
                 on_click=EDIT_WAIT.send(ScoreState.run_edit, UPSCALE_PROMPT, "upscale"),
                 disabled=EDIT_WAIT.busy(ScoreState.editing) | _no_edits_left(),
             ),
+            edit_controls.hd_format_note(),
             edit_controls.editing_indicator(EDIT_WAIT.busy(ScoreState.editing)),
             spacing="3",
             width="100%",

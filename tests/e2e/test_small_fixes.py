@@ -132,6 +132,7 @@ def test_download_hd_on_results_downloads_the_4k_photo_and_uses_one_edit(
 ):
     score_photo(page, app_server.base_url, astronaut_jpeg(tmp_path))
     expect(page.get_by_test_id("free-edits-left")).to_contain_text(str(constants.FREE_EDITS))
+    expect(page.get_by_test_id("hd-format")).to_have_text(messages.DOWNLOAD_HD_FORMAT)
     with page.expect_download(timeout=90_000) as download:
         page.get_by_role("button", name=messages.DOWNLOAD_HD).click()
     # Document 000 §9: photo downloads are pretty-score-{score}.png with -edited.
