@@ -11,7 +11,11 @@ import reflex as rx
 
 from prettyscore.accounts.state import AuthState
 from prettyscore.admin.state import (
+    APPROVE_WAIT,
+    MARK_PAID_WAIT,
     PARTNER_FILTERS,
+    PARTNER_STATUS_WAIT,
+    REJECT_WAIT,
     PartnersAdminState,
     PartnerView,
     PayoutsAdminState,
@@ -208,6 +212,10 @@ STATUS_ACTIONS = {
 }
 
 
+#: For an action whose work the server does not mark as under way.
+_NOTHING_UNDER_WAY = rx.Var.create(False)
+
+
 def _status_action(row: rx.Var[PartnerView]) -> rx.Component:
     """Only the documents' moves: approve pending, suspend approved, reactivate suspended."""
     return rx.match(
@@ -218,7 +226,11 @@ def _status_action(row: rx.Var[PartnerView]) -> rx.Component:
                 icon_button(
                     icon,
                     label,
-                    on_click=PartnersAdminState.set_status(row.id, target),
+                    on_click=PARTNER_STATUS_WAIT.send(
+                        PartnersAdminState.set_status, row.id, target
+                    ),
+                    loading=PARTNER_STATUS_WAIT.busy_for(row.id, _NOTHING_UNDER_WAY),
+                    disabled=PARTNER_STATUS_WAIT.pending.value,
                     color_scheme=colour,
                     variant=variant,
                     size="2",
@@ -256,6 +268,9 @@ def admin_partners_page() -> rx.Component:
             link_button(messages.VIEW_PAYOUTS, routes.ADMIN_PAYOUTS, "wallet", size="2"),
         ),
         _filter_buttons(),
+        PARTNER_STATUS_WAIT.no_answer_notice(
+            _NOTHING_UNDER_WAY, retry=PARTNER_STATUS_WAIT.retry(state.set_status, 2)
+        ),
         _loading_or(
             state.loaded,
             rx.cond(
@@ -308,9 +323,11 @@ def _unpaid_row(row: rx.Var[UnpaidView]) -> rx.Component:
         icon_button(
             "banknote",
             messages.MARK_AS_PAID,
-            on_click=PayoutsAdminState.mark_paid(row.partner_id),
-            loading=PayoutsAdminState.paying == row.partner_id,
-            disabled=~rx.State.is_hydrated,
+            on_click=MARK_PAID_WAIT.send(PayoutsAdminState.mark_paid, row.partner_id),
+            loading=MARK_PAID_WAIT.busy_for(
+                row.partner_id, PayoutsAdminState.paying == row.partner_id
+            ),
+            disabled=~rx.State.is_hydrated | MARK_PAID_WAIT.busy(PayoutsAdminState.paying != ""),
             color_scheme="green",
             size="2",
         ),
@@ -346,6 +363,9 @@ def admin_payouts_page() -> rx.Component:
                 primary=False,
                 size="2",
             ),
+        ),
+        MARK_PAID_WAIT.no_answer_notice(
+            state.paying != "", retry=MARK_PAID_WAIT.retry(state.mark_paid, 1)
         ),
         _loading_or(
             state.loaded,
@@ -388,6 +408,12 @@ def _detail(label: str, value: rx.Var[str]) -> rx.Component:
     )
 
 
+def _reviewing() -> rx.Var:
+    """A review pressed and not yet answered, or under way: the others wait for it."""
+    under_way = VerificationAdminState.reviewing != ""
+    return ~rx.State.is_hydrated | APPROVE_WAIT.busy(under_way) | REJECT_WAIT.busy(under_way)
+
+
 def _review_controls(row: rx.Var[RequestView]) -> rx.Component:
     return rx.vstack(
         rx.text_area(
@@ -403,16 +429,17 @@ def _review_controls(row: rx.Var[RequestView]) -> rx.Component:
             icon_button(
                 "check",
                 messages.VERIFICATION_APPROVE,
-                on_click=VerificationAdminState.approve(row.id),
-                loading=VerificationAdminState.reviewing == row.id,
-                disabled=~rx.State.is_hydrated,
+                on_click=APPROVE_WAIT.send(VerificationAdminState.approve, row.id),
+                loading=APPROVE_WAIT.busy_for(row.id, VerificationAdminState.reviewing == row.id),
+                disabled=_reviewing(),
                 color_scheme="green",
             ),
             icon_button(
                 "x",
                 messages.VERIFICATION_REJECT,
-                on_click=VerificationAdminState.reject(row.id),
-                disabled=~rx.State.is_hydrated,
+                on_click=REJECT_WAIT.send(VerificationAdminState.reject, row.id),
+                loading=REJECT_WAIT.busy_for(row.id, _NOTHING_UNDER_WAY),
+                disabled=_reviewing(),
                 color_scheme="red",
                 variant="soft",
             ),
@@ -452,6 +479,12 @@ def admin_verification_page() -> rx.Component:
     state = VerificationAdminState
     return _admin_only(
         _heading(messages.ADMIN_VERIFICATION_TITLE),
+        APPROVE_WAIT.no_answer_notice(
+            state.reviewing != "", retry=APPROVE_WAIT.retry(state.approve, 1)
+        ),
+        REJECT_WAIT.no_answer_notice(
+            state.reviewing != "", retry=REJECT_WAIT.retry(state.reject, 1)
+        ),
         _loading_or(
             state.loaded,
             rx.cond(

@@ -24,6 +24,7 @@ from prettyscore.core.db import run_in_session
 from prettyscore.partners import admin_service as partners
 from prettyscore.partners import programme
 from prettyscore.ui.guarded import guarded
+from prettyscore.ui.server_wait import ServerWait
 from prettyscore.verification import service as verification
 from prettyscore.verification.models import VerificationStatus
 
@@ -103,6 +104,13 @@ def partner_view(row: partners.PartnerRow) -> PartnerView:
     )
 
 
+# A row's action is busy from the press and runs once per press (``ui.server_wait``).
+PARTNER_STATUS_WAIT = ServerWait("partner_status")
+MARK_PAID_WAIT = ServerWait("mark_paid")
+APPROVE_WAIT = ServerWait("verification_approve")
+REJECT_WAIT = ServerWait("verification_reject")
+
+
 class PartnersAdminState(AuthState):
     """The partner table, its status filter, and the admin's status and tier changes."""
 
@@ -110,6 +118,7 @@ class PartnersAdminState(AuthState):
     status_filter: str = FILTER_ALL
     loaded: bool = False
     load_failed: bool = False
+    _answered_attempts: list[str] = []
 
     async def _reload(self, admin: CurrentUser):
         """Fetch the table for the current filter; the load-failure toast if it fails."""
@@ -159,8 +168,10 @@ class PartnersAdminState(AuthState):
         return _events(outcome, await self._reload(admin))
 
     @rx.event
-    async def set_status(self, partner_id: str, status: str):
-        """Approve a pending partner, suspend an approved one, reactivate a suspended one."""
+    @PARTNER_STATUS_WAIT.answers
+    async def set_status(self, partner_id: str, status: str, attempt: str = ""):
+        """Approve a pending partner, suspend an approved one, reactivate a suspended one
+        (once per ``attempt``)."""
         done = messages.PARTNER_STATUS_CHANGED.format(status=status)
         return await self._change(partners.set_partner_status, partner_id, status, done)
 
@@ -236,6 +247,7 @@ class PayoutsAdminState(AuthState):
     payouts: list[PayoutView] = []
     loaded: bool = False
     paying: str = ""
+    _answered_attempts: list[str] = []
 
     async def _reload(self, admin: CurrentUser):
         with guarded("Loading the payouts", messages.FAILED_TO_LOAD_DATA, refusals=False) as call:
@@ -259,8 +271,10 @@ class PayoutsAdminState(AuthState):
         return await self._reload(admin)
 
     @rx.event
-    async def mark_paid(self, partner_id: str):
-        """Pay all of the partner's unpaid conversions and record the payout."""
+    @MARK_PAID_WAIT.answers
+    async def mark_paid(self, partner_id: str, attempt: str = ""):
+        """Pay all of the partner's unpaid conversions and record the payout (once per
+        ``attempt``)."""
         if self.paying:
             return
         admin, refusal = await _admin_or_refusal(self, messages.ACCESS_DENIED_ADMIN_ONLY)
@@ -324,6 +338,7 @@ class VerificationAdminState(AuthState):
     notes: dict[str, str] = {}
     loaded: bool = False
     reviewing: str = ""
+    _answered_attempts: list[str] = []
 
     async def _reload(self, admin: CurrentUser):
         with guarded(
@@ -383,8 +398,10 @@ class VerificationAdminState(AuthState):
         return _events(outcome, await self._reload(admin))
 
     @rx.event
-    async def approve(self, request_id: str):
-        """Approve: the request and the member's verified badge, in one transaction."""
+    @APPROVE_WAIT.answers
+    async def approve(self, request_id: str, attempt: str = ""):
+        """Approve: the request and the member's verified badge, in one transaction (once
+        per ``attempt``)."""
         return await self._review(
             verification.approve_request,
             request_id,
@@ -393,7 +410,9 @@ class VerificationAdminState(AuthState):
         )
 
     @rx.event
-    async def reject(self, request_id: str):
+    @REJECT_WAIT.answers
+    async def reject(self, request_id: str, attempt: str = ""):
+        """Reject, with the admin's notes (once per ``attempt``)."""
         return await self._review(
             verification.reject_request,
             request_id,

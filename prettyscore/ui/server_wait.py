@@ -114,6 +114,12 @@ class ServerWait:
         """Whether the button shows it is busy: sent, or under way on the server."""
         return self.pending.value | acknowledged
 
+    def busy_for(self, first_arg: Any, acknowledged: rx.Var) -> rx.Var:
+        """Whether one row's button is busy, when every row shares this wait: sent with
+        ``first_arg`` (the row's id) as its first argument, or under way on the server."""
+        sent_for_row = self.sent.value.to(list)[0].to(str) == first_arg
+        return (self.pending.value & sent_for_row) | acknowledged
+
     def no_answer_notice(self, acknowledged: rx.Var, retry: Any = None) -> rx.Component:
         """Said when the click has gone ``NO_ANSWER_SECONDS`` without an answer. Its
         "Try again" sends ``retry``; without one it submits the form it is in again."""

@@ -1,6 +1,7 @@
 """Every action that waits on the server is busy from the press, says in words when no
 answer comes, and its "Try again" does the work once: a form (sign-up), a chat message,
-an AI edit, a video and a checkout.
+an AI edit, a video, a checkout, a payment and a cancellation, the personality test's
+Finish, and an admin's payout.
 
 As in ``test_no_lost_click``, the page's event socket runs through Playwright: the test
 holds back one action's frames (a connection that dropped them) and lets them through
@@ -22,6 +23,7 @@ from prettyscore.billing.models import CheckoutSession, Subscription
 from prettyscore.chat.models import Message
 from prettyscore.core import messages
 from prettyscore.core.constants import PREMIUM_MONTHLY_CENTS
+from prettyscore.partners.models import PartnerPayout
 from prettyscore.personality.models import PersonalityResult
 from prettyscore.video.models import VideoGeneration
 from tests.e2e.flows import (
@@ -29,6 +31,7 @@ from tests.e2e.flows import (
     chatting_members,
     fill_sign_up,
     member_id,
+    new_admin,
     new_member,
     open_page,
     score_photo,
@@ -37,6 +40,7 @@ from tests.e2e.flows import (
     wait_for_path,
     with_app_database,
 )
+from tests.e2e.test_admin_partners import pending_partner
 from tests.e2e.test_no_lost_click import HeldClicks, expect_no_answer_notice
 from tests.e2e.test_personality import make_premium, on_question, quiz
 from tests.e2e.test_phone_layout import measure
@@ -239,3 +243,19 @@ def test_an_unanswered_finish_of_the_personality_test_saves_one_result(page, app
 
     retry_after_the_first_answer(page, clicks, page.get_by_test_id("personality-result"))
     assert count(app_server, PersonalityResult, PersonalityResult.user_id == owner) == 1
+
+
+def test_an_unanswered_mark_as_paid_records_one_payout_on_a_phone(new_context, app_server):
+    page = new_context(viewport=(390, 800)).new_page()
+    account = pending_partner(app_server, (1_500, 2_250))
+    new_admin(page, app_server)
+    clicks = held(page, "payouts_admin_state.mark_paid")
+    open_page(page, f"{app_server.base_url}/admin/payouts")
+    owed = page.locator(f'[data-testid="unpaid-row"][data-partner-id="{account.id}"]')
+    press_held(page, clicks, owed.get_by_role("button", name=messages.MARK_AS_PAID), "mark_paid")
+    layout = measure(page)
+    assert layout["scroll"] <= layout["inner"], layout["found"]
+
+    retry_after_the_first_answer(page, clicks, page.get_by_text(messages.PAYOUT_MARKED_SENT))
+    expect(page.get_by_test_id("payout-row").filter(has_text=account.code)).to_have_count(1)
+    assert count(app_server, PartnerPayout, PartnerPayout.partner_id == account.id) == 1
