@@ -31,7 +31,7 @@ if TYPE_CHECKING:
     )
     from prettyscore.analysis.engines.face_score import term_shares
     from prettyscore.analysis.engines.face_skin import polygon_mask
-    from prettyscore.analysis.engines.mediapipe_models import SELFIE_SEGMENTATION
+    from prettyscore.analysis.engines.mediapipe_models import POSE, SELFIE_SEGMENTATION
     from prettyscore.analysis.face import analyse_body, analyse_face
 
 #: Each public name and the module that defines it.
@@ -54,10 +54,13 @@ _PUBLIC = {
     "polygon_mask": "prettyscore.analysis.engines.face_skin",
     # The person's outline (MediaPipe's selfie segmentation, one model per thread).
     "SELFIE_SEGMENTATION": "prettyscore.analysis.engines.mediapipe_models",
+    # The body's landmarks (MediaPipe's pose, one model per thread): where clothes are.
+    "POSE": "prettyscore.analysis.engines.mediapipe_models",
 }
 
 __all__ = [
     "FULL_RANGE",
+    "POSE",
     "SELFIE_SEGMENTATION",
     "SHORT_RANGE",
     "BodyAnalysis",

@@ -1,6 +1,6 @@
 """MediaPipe's bundled models, loaded once per thread and only when first asked for.
 
-The photo analysis (faces, hands) and the edits (the person's outline) use the models
+The photo analysis (faces, hands) and the edits (the person's outline and pose) use the models
 that ship inside the ``mediapipe==0.10.21`` wheel: nothing is downloaded at run time, so
 they work offline. Later MediaPipe releases dropped the bundled files, which is why the
 version is pinned exactly (``requirements-mediapipe.txt``); ``missing_model_files`` says
@@ -32,6 +32,8 @@ BUNDLED_MODEL_FILES = (
     "modules/face_landmark/face_landmark_with_attention.tflite",
     "modules/hand_landmark/hand_landmark_full.tflite",
     "modules/palm_detection/palm_detection_full.tflite",
+    "modules/pose_detection/pose_detection.tflite",
+    "modules/pose_landmark/pose_landmark_full.tflite",
     "modules/selfie_segmentation/selfie_segmentation.tflite",
 )
 
@@ -109,4 +111,15 @@ HANDS = PerThread(
 #: A soft mask of the person (or people) in the photo.
 SELFIE_SEGMENTATION = PerThread(
     lambda: _solutions().selfie_segmentation.SelfieSegmentation(model_selection=0)
+)
+
+#: 33 body landmarks (shoulders, elbows, wrists, hips...) of one person in a still photo:
+#: the full landmark model (``model_complexity=1``), the one the wheel bundles.
+POSE = PerThread(
+    lambda: _solutions().pose.Pose(
+        static_image_mode=True,
+        model_complexity=1,
+        enable_segmentation=False,
+        min_detection_confidence=0.3,
+    )
 )
