@@ -17,9 +17,17 @@ hardly depends on the photo's resolution, then enlarged and feathered on demand:
 - the subject is the selfie segmentation's soft mask, its edges drawn onto the photo's
   own edges (a guided filter), keeping only the person who holds the face, holes filled;
   a photo where it finds no one gets a head-and-shoulders shape around the face guess;
-- hair is the subject around and above the head, outside the face's outline and not
-  skin-coloured (forehead, ears); the outfit is the subject below the jaw that is not
-  skin (neck, hands); the face is the outline itself;
+- hair is told from skin by its own colour, sampled where it surely is (the subject just
+  above the face, inside the head's width, not skin-coloured): the subject's pixels
+  likelier that colour than the skin's (below the chin, than the clothes' too), joined
+  to the sample, down past the chin for long hair, never inside the face's outline grown
+  a little, nor on the neck's middle. A bald head gives no sample, and no hair;
+- the outfit follows the body: MediaPipe's pose (its shoulders, elbows, wrists and hips,
+  placed below the frame when out of it) gives the torso and arms, within the subject,
+  minus bare skin (the skin's colour likelier than the clothes', sampled on the chest),
+  the face and the hair, which stays in front; its top is where the skin ends, the real
+  neckline. With no body found, the subject below the jaw that is not skin;
+- the face is the outline itself;
 - the skin to retouch is the face's outline without the features a retoucher keeps
   sharp (eyes, brows, nose, lips, each with a margin), drawn from the full-size mesh.
 
@@ -35,7 +43,7 @@ import cv2
 import numpy as np
 
 from prettyscore import analysis
-from prettyscore.analysis import SELFIE_SEGMENTATION, polygon_mask
+from prettyscore.analysis import POSE, SELFIE_SEGMENTATION, polygon_mask
 from prettyscore.analysis import face_mesh_points as fp
 
 WORK_LONG_SIDE = 512
@@ -62,6 +70,35 @@ RETOUCH_FEATHER = 0.012
 RETOUCH_SPOT = 0.1
 # The retouching mask is drawn with the face at most this wide (pixels), then enlarged.
 RETOUCH_DRAWN_WIDTH = 320
+# The face's outline grown by this share of its width: hair and clothes never reach in.
+FACE_MARGIN = 0.04
+# Hair is sampled in a band this many face heights above the top of the face's mesh,
+# this many face widths either side of its midline; fewer pixels than HAIR_MIN_SAMPLE
+# there (a bald or shaved head) and the photo has no hair region.
+HAIR_SAMPLE_HEIGHT = 0.45
+HAIR_SAMPLE_HALF_WIDTH = 0.45
+HAIR_MIN_SAMPLE = 30
+# Long hair reaches at most this many face widths below the chin and this many face
+# widths either side of the midline.
+HAIR_REACH_BELOW_CHIN = 2.2
+HAIR_REACH_ACROSS = 1.5
+# Below the chin, hair is never within this many face widths of the face's midline.
+NECK_HALF_WIDTH = 0.35
+# Hair not joined to the head's own (long hair behind an ear) counts within HAIR_HOPS
+# hops of HAIR_HOP face widths each.
+HAIR_HOPS = 2
+HAIR_HOP = 0.1
+# The least spread (Lab) of the skin's colour when it is weighed against hair or clothes.
+SKIN_MODEL_FLOOR = np.array([6.0, 3.5, 3.5], np.float32)
+# The least spread of the clothes' colour: folds and shade darken a white shirt a lot.
+CLOTH_MODEL_FLOOR = (14.0, 2.5, 2.5)
+# How much each of L, a, b counts when a pixel's colour is weighed against a model.
+COST_WEIGHTS = np.array([0.5, 1.0, 1.0], np.float32)
+# The body's landmarks of MediaPipe's pose model (its numbering).
+LEFT_SHOULDER, RIGHT_SHOULDER = 11, 12
+LEFT_ELBOW, RIGHT_ELBOW = 13, 14
+LEFT_WRIST, RIGHT_WRIST = 15, 16
+LEFT_HIP, RIGHT_HIP = 23, 24
 
 
 @dataclass(frozen=True)
@@ -190,6 +227,117 @@ class SkinTone:
         colour = np.sqrt(distance[..., 1] ** 2 + distance[..., 2] ** 2)
         light = np.abs(distance[..., 0]) / 2.5
         return (1.0 - smoothstep(np.maximum(colour, light), 2.0, 3.0)).astype(np.float32)
+
+
+@dataclass(frozen=True)
+class ColourModel:
+    """A colour (Lab) as a middle and a spread per channel: a diagonal Gaussian, so two
+    models can say which one a pixel more likely belongs to, each by its own spread
+    (textured hair has a wide one, a plain shirt a narrow one)."""
+
+    middle: np.ndarray
+    spread: np.ndarray
+
+    @classmethod
+    def sampled(cls, pixels: np.ndarray, floor: tuple[float, float, float]) -> ColourModel | None:
+        """Robust statistics (median, scaled MAD) of ``pixels`` (n×3 Lab); None if too few."""
+        if len(pixels) < HAIR_MIN_SAMPLE:
+            return None
+        middle = np.median(pixels, axis=0)
+        spread = 1.4826 * np.median(np.abs(pixels - middle), axis=0)
+        return cls(middle, np.maximum(spread, np.array(floor, np.float32)))
+
+    def cost(self, lab: np.ndarray) -> np.ndarray:
+        """Minus the log-likelihood of each pixel's colour (up to a constant shared by
+        every model): lower is likelier. Lightness weighs less than colour: light and
+        shade move it across a neck or a lock of hair."""
+        distance = (lab - self.middle) / self.spread * COST_WEIGHTS
+        return (0.5 * (distance**2).sum(axis=-1) + np.log(self.spread).sum()).astype(np.float32)
+
+
+def likelier(first: np.ndarray, second: np.ndarray, margin: float = 1.0) -> np.ndarray:
+    """0–1: how surely the first of two costs is the lower one (soft over ``margin``)."""
+    return smoothstep(second - first, -margin, margin).astype(np.float32)
+
+
+# --- The body ------------------------------------------------------------------------------
+
+
+def body_points(small: np.ndarray) -> np.ndarray | None:
+    """The pose model's 33 body landmarks (x, y in ``small``'s pixels; points outside the
+    frame are where the model places them), or None when it finds no one."""
+    result = POSE.get().process(np.ascontiguousarray(small))
+    if result.pose_landmarks is None:
+        return None
+    height, width = small.shape[:2]
+    return np.array(
+        [(point.x * width, point.y * height) for point in result.pose_landmarks.landmark],
+        np.float32,
+    )
+
+
+def body_zone(
+    shape: tuple[int, int], points: np.ndarray, chin_y: float, face_width: float
+) -> np.ndarray:
+    """Where clothes can be (0–1): the torso from the chin's row down between the
+    shoulders and the hips (below the frame when they are out of the picture), widened to
+    the shoulders' tops, and the arms as thick strokes to the wrists."""
+    shoulders = points[[LEFT_SHOULDER, RIGHT_SHOULDER]]
+    hips = points[[LEFT_HIP, RIGHT_HIP]]
+    span = max(float(np.linalg.norm(shoulders[0] - shoulders[1])), face_width)
+    if hips[:, 1].mean() < shoulders[:, 1].mean() + 0.8 * span:
+        hips = shoulders + np.array([0.0, 1.8 * span], np.float32)
+    order = np.argsort(shoulders[:, 0])
+    near, far = shoulders[order]
+    hip_near, hip_far = hips[np.argsort(hips[:, 0])]
+    top = min(chin_y, float(shoulders[:, 1].min()) - 0.3 * span)
+    torso = np.array(
+        [
+            (near[0] - 0.4 * span, top),
+            (far[0] + 0.4 * span, top),
+            (far[0] + 0.4 * span, far[1]),
+            (hip_far[0] + 0.4 * span, hip_far[1]),
+            (hip_near[0] - 0.4 * span, hip_near[1]),
+            (near[0] - 0.4 * span, near[1]),
+        ],
+        np.float32,
+    )
+    zone = (filled_polygon(shape, torso) > 0.5).astype(np.uint8)
+    thickness = max(2, round(0.8 * span))
+    for arm in (
+        (LEFT_SHOULDER, LEFT_ELBOW, LEFT_WRIST),
+        (RIGHT_SHOULDER, RIGHT_ELBOW, RIGHT_WRIST),
+    ):
+        line = np.round(points[list(arm)]).astype(np.int32)
+        cv2.polylines(zone, [line], False, 1, thickness=thickness, lineType=cv2.LINE_8)
+    return cv2.GaussianBlur(zone.astype(np.float32), (0, 0), 0.02 * span + 0.5)
+
+
+def holds_face(points: np.ndarray, chin_x: float, chin_y: float, face_width: float) -> bool:
+    """Whether the body found is the face's: shoulders below the chin, around its midline
+    (in a group photo the pose model may find somebody else)."""
+    shoulders = points[[LEFT_SHOULDER, RIGHT_SHOULDER]]
+    middle = shoulders.mean(axis=0)
+    return bool(
+        abs(middle[0] - chin_x) < 1.5 * face_width
+        and chin_y - 0.3 * face_width < middle[1] < chin_y + 4.0 * face_width
+    )
+
+
+def grown(mask: np.ndarray, size: float) -> np.ndarray:
+    """A 0–1 mask dilated by about ``size`` pixels (at least one)."""
+    side = 2 * max(1, round(size)) + 1
+    return cv2.dilate(mask, cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (side, side)))
+
+
+def connected_to(candidates: np.ndarray, seed: np.ndarray) -> np.ndarray:
+    """The parts of ``candidates`` (0/1) that touch ``seed`` (0/1)."""
+    count, labels = cv2.connectedComponents(candidates.astype(np.uint8), connectivity=8)
+    touching = np.unique(labels[(seed > 0) & (candidates > 0)])
+    touching = touching[touching > 0]
+    keep = np.zeros(count, bool)
+    keep[touching] = True
+    return keep[labels].astype(np.uint8)
 
 
 # --- The subject ---------------------------------------------------------------------------
@@ -345,15 +493,19 @@ class Regions:
         return cv2.cvtColor(self.small.astype(np.float32) * np.float32(1 / 255), cv2.COLOR_RGB2LAB)
 
     @functools.cached_property
+    def skin_tone(self) -> SkinTone | None:
+        """The face's skin colour, from inside its outline; None without a mesh."""
+        if self.small_landmarks is None:
+            return None
+        inner = cv2.erode(self.small_face, np.ones((3, 3), np.uint8), iterations=2)
+        return SkinTone.sampled(self.small_lab, inner)
+
+    @functools.cached_property
     def small_skin(self) -> np.ndarray:
         """How skin-like each pixel is (0–1); all zero when the face has no outline."""
-        if self.small_landmarks is None:
+        if self.skin_tone is None:
             return np.zeros(self.small.shape[:2], np.float32)
-        inner = cv2.erode(self.small_face, np.ones((3, 3), np.uint8), iterations=2)
-        tone = SkinTone.sampled(self.small_lab, inner)
-        if tone is None:
-            return np.zeros(self.small.shape[:2], np.float32)
-        return cv2.GaussianBlur(tone.likeness(self.small_lab), (0, 0), 1.0)
+        return cv2.GaussianBlur(self.skin_tone.likeness(self.small_lab), (0, 0), 1.0)
 
     @functools.cached_property
     def small_subject(self) -> np.ndarray:
@@ -377,27 +529,173 @@ class Regions:
         return float(points[fp.MENTON, 1]), float(sides[:, 1].mean()), max(width, 0.5 * box.w)
 
     @functools.cached_property
-    def small_hair(self) -> np.ndarray:
-        """The subject above the ears and around the head, outside the face, not skin."""
-        box = self.small_box
-        chin, cheeks, face_width = self._chin_and_cheeks()
+    def small_body(self) -> np.ndarray | None:
+        """The pose model's landmarks (work pixels) of the person holding the face."""
+        points = body_points(self.small)
+        chin, _, face_width = self._chin_and_cheeks()
+        chin_x = self.small_box.centre_x
+        if self.small_landmarks is not None:
+            chin_x = float(self.small_landmarks[fp.MENTON, 0])
+        if points is None or not holds_face(points, chin_x, chin, face_width):
+            return None
+        return points
+
+    @functools.cached_property
+    def small_face_grown(self) -> np.ndarray:
+        """The face's outline with a margin: hair and clothes never reach inside it."""
+        _, _, face_width = self._chin_and_cheeks()
+        return grown(self.small_face, FACE_MARGIN * face_width)
+
+    def _head_columns(self, half_width: float) -> np.ndarray:
+        """0/1: the columns within ``half_width`` face widths of the face's midline."""
+        _, _, face_width = self._chin_and_cheeks()
+        _, cols = self._rows_cols()
+        return np.abs(cols - self.head_x) < half_width * face_width
+
+    @property
+    def head_x(self) -> float:
+        """The face's midline (work pixels)."""
+        if self.small_landmarks is None:
+            return self.small_box.centre_x
+        return float(self.small_landmarks[fp.MENTON, 0])
+
+    def _neck_column(self, chin: float, face_width: float) -> np.ndarray:
+        """0–1: the neck and the chest's middle below the chin, where hair does not fall
+        in a portrait (a shadowed neck or a freckled chest can look like hair)."""
         rows, cols = self._rows_cols()
-        lower = 1.0 - smoothstep(rows, cheeks, cheeks + 0.45 * (chin - cheeks))
-        across = 1.0 - smoothstep(np.abs(cols - box.centre_x), 0.75 * face_width, face_width)
-        outside_face = 1.0 - cv2.dilate(self.small_face, np.ones((3, 3), np.uint8))
-        not_skin = 1.0 - self.small_skin
-        return (lower * across * outside_face * not_skin * self.small_subject).astype(np.float32)
+        below = smoothstep(rows - chin, 0.0, 0.1 * face_width)
+        half = NECK_HALF_WIDTH * face_width
+        inside = 1.0 - smoothstep(np.abs(cols - self.head_x), half, half + 0.05 * face_width)
+        return (below * inside).astype(np.float32)
+
+    @functools.cached_property
+    def small_hair_seed(self) -> np.ndarray:
+        """0/1: where hair surely is: the subject just above the face, inside the head's
+        width, not skin-coloured (a bald head's skin is no seed)."""
+        chin, _, _ = self._chin_and_cheeks()
+        top = self.small_box.y
+        if self.small_landmarks is not None:
+            top = float(self.small_landmarks[fp.FOREHEAD_TOP, 1])
+        rows, _ = self._rows_cols()
+        band = (rows < top) & (rows > top - HAIR_SAMPLE_HEIGHT * max(chin - top, 1.0))
+        seed = band & self._head_columns(HAIR_SAMPLE_HALF_WIDTH) & (self.small_subject > 0.8)
+        seed &= (self.small_face_grown < 0.5) & (self.small_skin < 0.3)
+        return seed.astype(np.uint8)
+
+    @functools.cached_property
+    def hair_model(self) -> ColourModel | None:
+        return ColourModel.sampled(self.small_lab[self.small_hair_seed > 0], (8.0, 4.0, 4.0))
+
+    @functools.cached_property
+    def skin_model(self) -> ColourModel | None:
+        tone = self.skin_tone
+        if tone is None:
+            return None
+        return ColourModel(tone.middle, np.maximum(tone.spread, SKIN_MODEL_FLOOR))
+
+    @functools.cached_property
+    def cloth_model(self) -> ColourModel | None:
+        """The clothes' colour, sampled on the chest just inside each shoulder (from the
+        pose; at fixed places below the chin without one), skin and hair left out."""
+        chin, _, face_width = self._chin_and_cheeks()
+        points = self.small_body
+        if points is None:
+            spots = [
+                (self.head_x + side * 0.8 * face_width, chin + 1.2 * face_width) for side in (-1, 1)
+            ]
+            radius = 0.2 * face_width
+        else:
+            left, right = points[LEFT_SHOULDER], points[RIGHT_SHOULDER]
+            span = max(float(np.linalg.norm(left - right)), face_width)
+            drop = np.array([0.0, 0.25 * span], np.float32)
+            spots = [left + 0.25 * (right - left) + drop, right + 0.25 * (left - right) + drop]
+            radius = 0.12 * span
+        height, width = self.small.shape[:2]
+        disc = np.zeros((height, width), np.uint8)
+        for x, y in spots:
+            x, y = np.clip(x, 0, width - 1), np.clip(y, 0, height - 1)
+            cv2.circle(disc, (round(x), round(y)), max(2, round(radius)), 1, -1)
+        sample = (disc > 0) & (self.small_subject > 0.8) & (self.small_skin < 0.3)
+        return ColourModel.sampled(self.small_lab[sample], CLOTH_MODEL_FLOOR)
+
+    def _costs(self, model: ColourModel | None) -> np.ndarray:
+        if model is None:
+            return np.full(self.small.shape[:2], np.inf, np.float32)
+        return model.cost(self.small_lab)
+
+    @functools.cached_property
+    def small_hair(self) -> np.ndarray:
+        """The hair: subject pixels likelier the colour sampled above the face than skin
+        (or, below the chin, than the clothes), connected to that sample, reaching down
+        past the chin for long hair; never inside the face's outline grown a little.
+        Empty when nothing was sampled (a bald or shaved head)."""
+        hair = self.hair_model
+        if hair is None:
+            return np.zeros(self.small.shape[:2], np.float32)
+        chin, _, face_width = self._chin_and_cheeks()
+        rows, _ = self._rows_cols()
+        own = self._costs(hair)
+        rivals = self._costs(self.skin_model)
+        below_chin = rows > chin
+        rivals = np.where(below_chin, np.minimum(rivals, self._costs(self.cloth_model)), rivals)
+        lowest = HAIR_REACH_BELOW_CHIN * face_width
+        chance = likelier(own, rivals, 1.0) * (1.0 - smoothstep(rows - chin, 0.85 * lowest, lowest))
+        chance *= self.small_subject * (1.0 - self._neck_column(chin, face_width))
+        # Joined up before the face's margin is taken out: beside a cheek, long hair may
+        # be a strand or two thinner than the margin.
+        candidates = (
+            (chance > 0.5) & (self.small_face < 0.5) & self._head_columns(HAIR_REACH_ACROSS)
+        )
+        # Below the chin only locks count, not a line as thin as the shadow along a
+        # neckline's edge; then closed, so that a gap of a pixel or two does not cut the
+        # ends of long hair off from the head.
+        bridge = cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (5, 5))
+        candidates = candidates.astype(np.uint8)
+        locks = cv2.morphologyEx(candidates, cv2.MORPH_OPEN, bridge)
+        candidates = np.where(below_chin, locks, candidates).astype(np.uint8)
+        candidates = cv2.morphologyEx(candidates, cv2.MORPH_CLOSE, bridge)
+        joined = self.small_hair_seed
+        for _ in range(HAIR_HOPS):
+            # Hair beyond an ear or a gap of the hair's own: a part close to what is
+            # already joined counts.
+            joined = connected_to(candidates, grown(joined, HAIR_HOP * face_width))
+        joined = grown(joined & candidates, 1.0)
+        joined = cv2.GaussianBlur(joined.astype(np.float32), (0, 0), 1.0)
+        return (chance * joined * (1.0 - self.small_face_grown)).astype(np.float32)
+
+    @functools.cached_property
+    def small_bare_skin(self) -> np.ndarray:
+        """Bare skin (0–1): the face's skin colour within a few spreads (a shadowed neck,
+        a lit chest, a hand), likelier skin than the clothes, and not the hair."""
+        tone, skin = self.skin_tone, self.skin_model
+        if tone is None or skin is None:
+            return self.small_skin * (1.0 - self.small_hair)
+        distance = (self.small_lab - tone.middle) / tone.spread
+        colour = np.sqrt(distance[..., 1] ** 2 + distance[..., 2] ** 2)
+        light = np.abs(distance[..., 0]) / 3.0
+        near = 1.0 - smoothstep(np.maximum(colour, light), 3.0, 4.5)
+        bare = near * likelier(self._costs(skin), self._costs(self.cloth_model), 2.0)
+        bare = cv2.GaussianBlur(bare.astype(np.float32), (0, 0), 0.8)
+        return bare * (1.0 - self.small_hair)
 
     @functools.cached_property
     def small_outfit(self) -> np.ndarray:
-        """The subject below the jaw, minus skin (neck, hands): the clothes."""
-        chin, _, _ = self._chin_and_cheeks()
-        face_height = max(chin - self.small_box.y, 1.0)
-        rows, _ = self._rows_cols()
-        below_jaw = smoothstep(rows, chin + 0.05 * face_height, chin + 0.25 * face_height)
-        outside_face = 1.0 - self.small_face
-        not_skin = 1.0 - self.small_skin
-        return (below_jaw * outside_face * not_skin * self.small_subject).astype(np.float32)
+        """The clothes: the body's torso and arms (pose) within the subject, minus bare
+        skin (neck, arms, hands), the face and the hair (which stays in front). Its top is
+        where the skin ends, the real neckline. Without a body found, the subject below
+        the jaw minus skin."""
+        chin, _, face_width = self._chin_and_cheeks()
+        points = self.small_body
+        if points is None:
+            face_height = max(chin - self.small_box.y, 1.0)
+            rows, _ = self._rows_cols()
+            zone = smoothstep(rows, chin + 0.05 * face_height, chin + 0.25 * face_height)
+        else:
+            zone = body_zone(self.small.shape[:2], points, chin, face_width)
+        worn = zone * self.small_subject * (1.0 - self.small_bare_skin)
+        worn *= (1.0 - self.small_face_grown) * (1.0 - smoothstep(self.small_hair, 0.2, 0.6))
+        # Softened by a pixel: where hair, skin and cloth meet, no cut shows.
+        return cv2.GaussianBlur(worn.astype(np.float32), (0, 0), 1.0)
 
     @functools.cached_property
     def head(self) -> Head:
