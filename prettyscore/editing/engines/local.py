@@ -2,9 +2,11 @@
 
 Each preset of document 000 §9 changes its own part of the photo (``masks.Regions``
 finds the subject, hair, outfit and face): the background presets replace or blur what
-is not the subject, the hair presets work above and around the face, the outfit presets
-below the chin. The upscale preset enlarges to a 3840-pixel long side (Lanczos, then an
-unsharp mask).
+is not the subject, the hair presets work on the hair (down to the ends of long hair,
+never on the skin), the outfit presets on the clothes of the body's torso and arms, the
+hair left in front; a new suit or sweater also covers the bare skin of the old
+garment's neckline below its own collar. The upscale preset enlarges to a 3840-pixel
+long side (Lanczos, then an unsharp mask).
 
 Custom prompts are read for keywords (``understanding.KEYWORD_EDITS``); several combine, applied in
 a fixed order whatever the order of the words. A prompt with none is refused with
@@ -198,12 +200,14 @@ STRANDS_AROUND = 26
 
 
 def _streaks(crop_shape: tuple[int, int], origin: tuple[int, int], regions: Regions):
-    """Wavy strands (0–1) fanning out from the crown, as hair falls, sized by the head."""
+    """Wavy strands (0–1) fanning out from the crown, as hair falls, sized by the head;
+    below the ears they keep the direction they had there and run down (long hair)."""
     frame = head_frame(regions)
     crown_y = frame.cy - 0.8 * frame.ay
     rows = np.arange(crop_shape[0], dtype=np.float32)[:, None] + origin[0]
     cols = np.arange(crop_shape[1], dtype=np.float32)[None, :] + origin[1]
-    angle = np.arctan2(cols - frame.cx, rows - crown_y + 0.15 * frame.ay)
+    fanning = np.minimum(rows, frame.cy)
+    angle = np.arctan2(cols - frame.cx, fanning - crown_y + 0.15 * frame.ay)
     reach = np.hypot(cols - frame.cx, rows - crown_y) / frame.ay
     phase = angle * (STRANDS_AROUND / (2 * np.pi)) + 0.35 * np.sin(reach * 6.0 + angle * 2.0)
     strands = (0.5 + 0.5 * np.sin(2 * np.pi * phase)) ** 2
@@ -264,16 +268,37 @@ def outfit_edit(change: Edit) -> Edit:
     return change
 
 
-def in_outfit(change: Callable[[np.ndarray, tuple[int, int], Regions], np.ndarray]) -> Edit:
-    """``change(crop, origin, regions)`` applied to the clothes, through their soft mask."""
+def in_outfit(
+    change: Callable[[np.ndarray, tuple[int, int], Regions], np.ndarray],
+    opening: Callable[[Regions, np.ndarray, np.ndarray], np.ndarray] | None = None,
+) -> Edit:
+    """``change(crop, origin, regions)`` applied to the clothes, through their soft mask.
+
+    A new garment may also cover the skin of the old one's opening (a V-neck under a
+    suit's shirt, under a crew-neck sweater): ``opening(regions, rows, cols)`` says where
+    (0–1, from the head's geometry), and only the person there, not the face or hair.
+    """
 
     def run(photo: Photo) -> np.ndarray:
         regions = photo.regions
+        mask = regions.outfit
+        if opening is not None:
+            mask = np.maximum(mask, covered_opening(regions, opening))
         return colour.edit_in_region(
-            photo.pixels, regions.outfit, lambda crop, origin: change(crop, origin, regions)
+            photo.pixels, mask, lambda crop, origin: change(crop, origin, regions)
         )
 
     return run
+
+
+def covered_opening(
+    regions: Regions, opening: Callable[[Regions, np.ndarray, np.ndarray], np.ndarray]
+) -> np.ndarray:
+    """The person's pixels inside ``opening``, neither face nor hair (0–1, full size)."""
+    rows = np.arange(regions.height, dtype=np.float32)[:, None]
+    cols = np.arange(regions.width, dtype=np.float32)[None, :]
+    keep_out = np.maximum(regions.face, regions.hair)
+    return (opening(regions, rows, cols) * regions.subject * (1.0 - keep_out)).astype(np.float32)
 
 
 @dataclass(frozen=True)
@@ -382,13 +407,44 @@ def _suit_layer(crop: np.ndarray, origin: tuple[int, int], regions: Regions, sui
     return colour.from_lab(out)
 
 
+def _suit_opening(regions: Regions, rows: np.ndarray, cols: np.ndarray) -> np.ndarray:
+    """The suit's front (shirt, tie, lapels) from the shirt's collar down: what it covers
+    of bare skin (a V-neck's, an open collar's)."""
+    head = regions.head
+    fw, fh = head.face_width, head.face_height
+    soft = max(1.5, 0.03 * fw)
+    across = np.abs(cols - head.chin_x)
+    # The collar stands up around the neck's sides and opens in front, under the knot.
+    collar = head.chin_y + 0.22 * fh - 0.3 * fh * smoothstep(across, 0.06 * fw, 0.4 * fw)
+    return smoothstep(rows - collar, -soft, soft) * (1.0 - smoothstep(across, 0.7 * fw, 0.8 * fw))
+
+
 def suited(suit: Suit) -> Edit:
-    """The suit drawn over the clothes, blended through their soft mask."""
-    return in_outfit(lambda crop, origin, regions: _suit_layer(crop, origin, regions, suit))
+    """The suit drawn over the clothes, blended through their soft mask; its shirt and tie
+    cover the bare skin of an open neckline below the collar."""
+    return in_outfit(
+        lambda crop, origin, regions: _suit_layer(crop, origin, regions, suit), _suit_opening
+    )
 
 
 # A heather-blue knit.
 SWEATER = (54.0, -4.0, -22.0)
+
+
+def _neckline(head, cols: np.ndarray) -> np.ndarray:
+    """The sweater's round neckline: the row (photo pixels) of its top at each column."""
+    across = (cols - head.chin_x) / (0.5 * head.face_width)
+    return head.chin_y + 0.22 * head.face_height + 0.28 * head.face_height * (1.0 - across**2)
+
+
+def _sweater_opening(regions: Regions, rows: np.ndarray, cols: np.ndarray) -> np.ndarray:
+    """Below the sweater's neckline, across the chest: the bare skin of a V-neck or an
+    open collar that the sweater covers."""
+    head = regions.head
+    soft = max(2.5, 0.04 * head.face_width)
+    below = smoothstep(rows - _neckline(head, cols), -soft, soft)
+    across = np.abs(cols - head.chin_x) / head.face_width
+    return below * (1.0 - smoothstep(across, 0.7, 0.8))
 
 
 def _casual_tone(crop: np.ndarray, origin: tuple[int, int], regions: Regions) -> np.ndarray:
@@ -398,9 +454,8 @@ def _casual_tone(crop: np.ndarray, origin: tuple[int, int], regions: Regions) ->
     fw, fh = head.face_width, head.face_height
     rows = np.arange(crop.shape[0], dtype=np.float32)[:, None] + origin[0]
     cols = np.arange(crop.shape[1], dtype=np.float32)[None, :] + origin[1]
-    across = (cols - head.chin_x) / (0.5 * fw)
-    neckline = head.chin_y + 0.22 * fh + 0.28 * fh * (1.0 - across**2)
-    soft = max(2.5, 0.04 * fw)
+    neckline = _neckline(head, cols)
+    soft = max(3.0, 0.06 * fw)
     below = smoothstep(rows - neckline, -soft, soft)
     depth = rows - neckline
     band = smoothstep(depth, 0.0, soft) * (1.0 - smoothstep(depth, 0.09 * fh, 0.09 * fh + soft))
@@ -417,20 +472,31 @@ def _casual_tone(crop: np.ndarray, origin: tuple[int, int], regions: Regions) ->
     return colour.mix(crop, colour.from_lab(sweater), below)
 
 
+# How much "Improve clothing colors" spreads the clothes' lightness around their middle.
+CLOTHES_CONTRAST = 1.35
+
+
 def _clothing_colours_tone(crop: np.ndarray, origin: tuple[int, int], regions: Regions):
-    """Richer colour (vibrance and saturation), livelier mid-tones, a little clarity;
+    """Richer colour (vibrance and saturation), more contrast around the clothes' own
+    middle tone (a dark suit's folds show, a pale shirt gets depth), a little clarity;
     black stays black and white stays white."""
-    vivid = colour.vibrance(colour.saturation(crop, 1.5), 1.4)
-    clear = colour.unsharp(vivid, 0.05 * regions.face_box.w, 0.7)
+    vivid = colour.vibrance(colour.saturation(crop, 1.6), 1.6)
+    clear = colour.unsharp(vivid, 0.05 * regions.face_box.w, 0.9)
     lab = colour.to_lab(clear)
-    light = lab[..., 0] / 100.0
-    lab[..., 0] = 100.0 * np.clip(light + 0.6 * light * (1.0 - light) * (light - 0.35), 0, 1)
+    worn = regions.outfit[
+        origin[0] : origin[0] + crop.shape[0], origin[1] : origin[1] + crop.shape[1]
+    ]
+    inside = worn > 0.5
+    middle = float(np.median(lab[..., 0][inside])) if inside.any() else 50.0
+    light = lab[..., 0]
+    lab[..., 0] = np.clip(middle + (light - middle) * CLOTHES_CONTRAST, 0.0, 100.0)
+    lab[..., 1:] *= 1.15
     return colour.from_lab(lab)
 
 
 _professional = suited(BUSINESS)
 _jacket = suited(FORMAL)
-_casual = in_outfit(_casual_tone)
+_casual = in_outfit(_casual_tone, _sweater_opening)
 _clothing_colours = in_outfit(_clothing_colours_tone)
 
 
