@@ -294,11 +294,12 @@ def in_outfit(
 def covered_opening(
     regions: Regions, opening: Callable[[Regions, np.ndarray, np.ndarray], np.ndarray]
 ) -> np.ndarray:
-    """The person's pixels inside ``opening``, neither face nor hair (0–1, full size)."""
+    """The bare skin inside ``opening``, neither face nor hair (0–1, full size)."""
     rows = np.arange(regions.height, dtype=np.float32)[:, None]
     cols = np.arange(regions.width, dtype=np.float32)[None, :]
     keep_out = np.maximum(regions.face, regions.hair)
-    return (opening(regions, rows, cols) * regions.subject * (1.0 - keep_out)).astype(np.float32)
+    skin = regions.bare_skin * (1.0 - keep_out)
+    return (opening(regions, rows, cols) * skin).astype(np.float32)
 
 
 @dataclass(frozen=True)
@@ -415,7 +416,7 @@ def _suit_opening(regions: Regions, rows: np.ndarray, cols: np.ndarray) -> np.nd
     soft = max(1.5, 0.03 * fw)
     across = np.abs(cols - head.chin_x)
     # The collar stands up around the neck's sides and opens in front, under the knot.
-    collar = head.chin_y + 0.22 * fh - 0.3 * fh * smoothstep(across, 0.06 * fw, 0.4 * fw)
+    collar = head.chin_y + 0.22 * fh - 0.12 * fh * smoothstep(across, 0.06 * fw, 0.4 * fw)
     return smoothstep(rows - collar, -soft, soft) * (1.0 - smoothstep(across, 0.7 * fw, 0.8 * fw))
 
 

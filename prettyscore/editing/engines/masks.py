@@ -78,12 +78,17 @@ FACE_MARGIN = 0.04
 HAIR_SAMPLE_HEIGHT = 0.45
 HAIR_SAMPLE_HALF_WIDTH = 0.45
 HAIR_MIN_SAMPLE = 30
+# The least spread (Lab) of the hair's colour.
+HAIR_MODEL_FLOOR = (8.0, 4.0, 4.0)
 # Long hair reaches at most this many face widths below the chin and this many face
 # widths either side of the midline.
 HAIR_REACH_BELOW_CHIN = 2.2
 HAIR_REACH_ACROSS = 1.5
+# Further below the chin than this (face widths), hair is only what is thicker than a
+# line (a lock, not the shadow along a neckline).
+LOCKS_BELOW_CHIN = 0.35
 # Below the chin, hair is never within this many face widths of the face's midline.
-NECK_HALF_WIDTH = 0.35
+NECK_HALF_WIDTH = 0.3
 # Hair not joined to the head's own (long hair behind an ear) counts within HAIR_HOPS
 # hops of HAIR_HOP face widths each.
 HAIR_HOPS = 2
@@ -584,7 +589,7 @@ class Regions:
 
     @functools.cached_property
     def hair_model(self) -> ColourModel | None:
-        return ColourModel.sampled(self.small_lab[self.small_hair_seed > 0], (8.0, 4.0, 4.0))
+        return ColourModel.sampled(self.small_lab[self.small_hair_seed > 0], HAIR_MODEL_FLOOR)
 
     @functools.cached_property
     def skin_model(self) -> ColourModel | None:
@@ -625,11 +630,18 @@ class Regions:
 
     @functools.cached_property
     def small_hair(self) -> np.ndarray:
-        """The hair: subject pixels likelier the colour sampled above the face than skin
-        (or, below the chin, than the clothes), connected to that sample, reaching down
-        past the chin for long hair; never inside the face's outline grown a little.
-        Empty when nothing was sampled (a bald or shaved head)."""
-        hair = self.hair_model
+        """The hair: found from the colour sampled above the face, then again from the
+        colour of all the hair that found (its lengths are often lighter or warmer than
+        its roots). Empty when nothing was sampled (a bald or shaved head)."""
+        first = self._hair_like(self.hair_model)
+        sure = (first > 0.8) & (self.small_face_grown < 0.5)
+        whole = ColourModel.sampled(self.small_lab[sure], HAIR_MODEL_FLOOR)
+        return first if whole is None else self._hair_like(whole)
+
+    def _hair_like(self, hair: ColourModel | None) -> np.ndarray:
+        """Subject pixels likelier ``hair``'s colour than skin (or, below the chin, than
+        the clothes), joined to the sample above the face, reaching down past the chin
+        for long hair; never inside the face's outline grown a little."""
         if hair is None:
             return np.zeros(self.small.shape[:2], np.float32)
         chin, _, face_width = self._chin_and_cheeks()
@@ -646,13 +658,14 @@ class Regions:
         candidates = (
             (chance > 0.5) & (self.small_face < 0.5) & self._head_columns(HAIR_REACH_ACROSS)
         )
-        # Below the chin only locks count, not a line as thin as the shadow along a
+        # Lower down only locks count, not a line as thin as the shadow along a
         # neckline's edge; then closed, so that a gap of a pixel or two does not cut the
         # ends of long hair off from the head.
         bridge = cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (5, 5))
         candidates = candidates.astype(np.uint8)
         locks = cv2.morphologyEx(candidates, cv2.MORPH_OPEN, bridge)
-        candidates = np.where(below_chin, locks, candidates).astype(np.uint8)
+        lower = rows > chin + LOCKS_BELOW_CHIN * face_width
+        candidates = np.where(lower, locks, candidates).astype(np.uint8)
         candidates = cv2.morphologyEx(candidates, cv2.MORPH_CLOSE, bridge)
         joined = self.small_hair_seed
         for _ in range(HAIR_HOPS):
@@ -724,6 +737,14 @@ class Regions:
     @functools.cached_property
     def outfit(self) -> np.ndarray:
         return self.enlarged(self.small_outfit, 0.004)
+
+    @functools.cached_property
+    def bare_skin(self) -> np.ndarray:
+        """Skin that clothes do not cover (neck, chest, arms, hands), outside the face, with
+        a rim of two work pixels: the hem where a neckline meets the skin goes with it
+        when a new garment covers that skin."""
+        rim = cv2.dilate(self.small_bare_skin, np.ones((5, 5), np.uint8))
+        return self.enlarged(rim * (1.0 - self.small_face_grown), 0.004)
 
     @functools.cached_property
     def face(self) -> np.ndarray:
