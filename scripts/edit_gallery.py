@@ -32,9 +32,24 @@ QUALITY = 80
 # The face_recognition photos shown beside the astronaut.
 OTHERS = ("biden.jpg", "obama.jpg", "obama3.jpg")
 TIMING_SIDE = 1024
-# Custom prompts shown too: edits no tab has a button for.
-PROMPTS = ("Smooth my skin",)
-CLOSE_UPS = (*presets.PRESET_GROUPS[presets.HAIR], *PROMPTS)
+# Custom prompts shown too, in a user's plain words: edits no tab has a button for, and
+# the presets asked for as people ask.
+HEAD_PROMPTS = (
+    "Smooth my skin",
+    "make my hair blonde",
+    "give me highlights",
+    "make my hair shinier",
+    "make my hair fuller",
+)
+PROMPTS = (
+    *HEAD_PROMPTS,
+    "put me in a suit",
+    "wear a blazer",
+    "put me in a sweater",
+    "make my shirt more colourful",
+    "blur the background",
+)
+CLOSE_UPS = (*presets.PRESET_GROUPS[presets.HAIR], *HEAD_PROMPTS)
 
 
 def slug(name: str) -> str:
