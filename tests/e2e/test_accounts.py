@@ -23,6 +23,7 @@ from tests.e2e.flows import (
     wait_for_path,
     with_app_database,
 )
+from tests.e2e.test_no_lost_click import HeldClicks
 
 pytestmark = pytest.mark.e2e
 
@@ -64,32 +65,8 @@ def test_sign_up_sign_out_remembered_email_and_sign_in(page, app_server):
     wait_for_path(page, "/dashboard")
 
 
-class HeldPrefill:
-    """The page's event socket, holding back any server frame that would put
-    ``address`` in the Sign In field, until ``release``."""
-
-    def __init__(self, address: str):
-        self.prefill = re.compile(r'sign_in_email[^"]*":\s*"' + re.escape(address))
-        self.holding = True
-        self.held: list[str] = []
-        self._page_side = None
-
-    def route(self, socket) -> None:
-        self._page_side = socket
-        server = socket.connect_to_server()
-        server.on_message(self._from_server)
-
-    def _from_server(self, message) -> None:
-        if self.holding and isinstance(message, str) and self.prefill.search(message):
-            self.held.append(message)
-        else:
-            self._page_side.send(message)
-
-    def release(self) -> None:
-        self.holding = False
-        for message in self.held:
-            self._page_side.send(message)
-        self.held.clear()
+def _prefill_of(address: str) -> str:
+    return r'sign_in_email[^"]*":\s*"' + re.escape(address)
 
 
 def test_the_remembered_email_never_lands_in_what_the_visitor_is_typing(page, app_server):
@@ -97,14 +74,15 @@ def test_the_remembered_email_never_lands_in_what_the_visitor_is_typing(page, ap
     as the page finishes loading: what they typed stays, and is what is sent."""
     remembered, typed = unique_email("remembered"), unique_email("typed")
     page.add_init_script(f"localStorage.setItem('lastLoginEmail', {remembered!r})")
-    prefill = HeldPrefill(remembered)
+    # The server's frames from one that would put the remembered address in the field.
+    prefill = HeldClicks("(no page event)", holding=False, answers=_prefill_of(remembered))
     page.route_web_socket(re.compile(r"/_event"), prefill.route)
     open_page(page, f"{app_server.base_url}/auth")
     form = sign_in_form(page)
     email_field = form.get_by_placeholder(messages.EMAIL_PLACEHOLDER)
     email_field.fill("")
     email_field.focus()
-    prefill.release()  # whatever the page had still to say arrives as the typing starts
+    prefill.release_answers()  # whatever the page had still to say arrives as the typing starts
     page.wait_for_timeout(500)
     page.keyboard.insert_text(typed)
     form.get_by_placeholder(messages.PASSWORD_PLACEHOLDER, exact=True).fill("wrong-password")

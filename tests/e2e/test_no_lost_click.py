@@ -79,22 +79,25 @@ class HeldClicks:
     def release_answers(self) -> None:
         with self._lock:
             self.answers = None
-            for page_side, message in self.held_answers:
-                page_side.send(message)
-            self.held_answers.clear()
+            _send_in_order(self.held_answers)
 
     def release(self) -> None:
         with self._lock:
             self.holding = False
-            for server, message in self.held:
-                server.send(message)
-            self.held.clear()
+            _send_in_order(self.held)
 
     def release_one(self) -> None:
         """Let the first held frame through; the others stay held."""
         with self._lock:
             server, message = self.held.pop(0)
             server.send(message)
+
+
+def _send_in_order(frames: list[tuple[object, str]]) -> None:
+    """Send each held frame on to where it was going, and forget them."""
+    for target, message in frames:
+        target.send(message)
+    frames.clear()
 
 
 def expect_no_answer_notice(page, name: str):
