@@ -165,7 +165,7 @@ class EditorState(AuthState):
         return reset_sliders()
 
     async def _open_result(self) -> list:
-        result = shown_result(await self.get_state(ScoreState))
+        result = await shown_result(await self.get_state(ScoreState))
         if result is None:
             return []
         source = f"results:{result.result_id}:{result.edited_key or ''}"

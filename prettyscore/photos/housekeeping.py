@@ -1,7 +1,8 @@
 """Keeping the privacy promise over time: visitors' photos are gone within the hour; the
 files of a save or an edit that a crash cut short are removed (``photos.pending``); and
 members' temporary files go at the end of their lifetime (``photos.media_files``), as do
-AI edits a job worker made for an asker that died waiting (``editing.jobs``)."""
+AI edits a job worker made for an asker that died waiting (``editing.jobs``) and the
+kept copies of the results tabs showed (``scoring.shown``)."""
 
 from __future__ import annotations
 
@@ -14,6 +15,7 @@ from prettyscore.core.db import session_scope
 from prettyscore.core.media import MediaStore, get_media_store
 from prettyscore.editing import jobs as editing_jobs
 from prettyscore.photos import media_files, pending
+from prettyscore.scoring import shown
 
 log = logging.getLogger(__name__)
 
@@ -44,4 +46,5 @@ def run_once(store: MediaStore, db_factory=session_scope, *, now: float | None =
     moment = None if now is None else datetime.fromtimestamp(now, UTC)
     with db_factory() as db:
         editing_jobs.delete_abandoned(db)
+        shown.delete_expired(db, now=moment)
     return removed + media_files.sweep_expired(store, db_factory, now=moment)

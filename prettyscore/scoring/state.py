@@ -26,12 +26,14 @@ from prettyscore.core.workers import edit_work, photo_work
 from prettyscore.editing import service as editing
 from prettyscore.photos import card as result_card
 from prettyscore.photos import service as photos_service
+from prettyscore.scoring import shown
 from prettyscore.ui import ai_edit, early_photo
 from prettyscore.ui.explanation import ExplanationNote, explanation_notes
 from prettyscore.ui.guarded import guarded
 from prettyscore.ui.server_wait import FormWait, ServerWait
 from prettyscore.ui.share import share_text
 from prettyscore.ui.upload_watch import UploadProgress
+from prettyscore.web.browser_key import browser_key_from
 
 HOME_UPLOAD_ID = "home_upload"
 UPLOAD_PAGE_ID = "upload_page"
@@ -221,9 +223,10 @@ class ScoreState(UploadProgress, AuthState):
             return [call.toast]
         async with self:
             self._show_result(result)
+            await self._keep_shown_result()
             self.analyzing, self.progress = False, 100
-        shown = media_url(result.edited_key or result.image_key)
-        return [early_photo.remember(RESULTS_PHOTO, shown), rx.redirect(routes.RESULTS)]
+        photo_url = media_url(result.edited_key or result.image_key)
+        return [early_photo.remember(RESULTS_PHOTO, photo_url), rx.redirect(routes.RESULTS)]
 
     async def _wait_for_upload(self) -> bool:
         """Pressed while a photo is still on its way: wait for it, then go on. False if
@@ -265,15 +268,42 @@ class ScoreState(UploadProgress, AuthState):
         self.celebrate = result.score >= constants.CELEBRATION_MIN_SCORE
         self.leaderboard_open = result.score >= constants.LEADERBOARD_DIALOG_MIN_SCORE
 
+    def _socket_browser_key(self) -> str:
+        return browser_key_from(self.router.headers.cookie)
+
+    async def _keep_shown_result(self) -> None:
+        """Write the shown result where a lost tab state finds it again (``shown``)."""
+        keys = (self._socket_browser_key(), self._browser_key)
+        token = self.router.session.client_token
+        with guarded("Keeping a shown result", refusals=False):
+            await run_in_session(shown.keep, token, keys, self._current_result().to_dict())
+
+    async def _shown_result(self) -> ScoreResult | None:
+        """The result this tab shows; if the tab's state was lost with it (Redis
+        restarted empty, say), the one kept for the tab, shown again as it was."""
+        if self._result:
+            return self._current_result()
+        with guarded("Finding a shown result", refusals=False):
+            token, key = self.router.session.client_token, self._socket_browser_key()
+            kept = await run_in_session(shown.find, token, key)
+            if kept:
+                self._show_result(ScoreResult.from_dict(kept))
+                # Only the score again: the confetti and the opt-in came the first time.
+                self.celebrate = self.leaderboard_open = False
+        return self._current_result()
+
     # -- results -----------------------------------------------------------------
     @rx.event
     async def open_results(self):
         """on_load of /results: without a result there is nothing to show: go home."""
         await self._current_user()
+        await self._shown_result()
         if not self.has_result:
             return [early_photo.remember(RESULTS_PHOTO, ""), rx.redirect(routes.HOME)]
         if self.router.url.query_parameters.get("leaderboard") == "1":
             self.leaderboard_open = True  # the documents' flag: open the opt-in on request
+        # Kept again with this tab's browser keys now: signing in to save replaced them.
+        await self._keep_shown_result()
         await self._load_allowance()
         # The photo was remembered when it was revealed (analyse) or edited.
         if self.celebrate:
@@ -311,7 +341,7 @@ class ScoreState(UploadProgress, AuthState):
         return events
 
     async def _save(self, *, listing, success: str):
-        result = self._current_result()
+        result = await self._shown_result()
         if result is None:
             return rx.redirect(routes.HOME)
         user = await self._current_user()
@@ -338,7 +368,7 @@ class ScoreState(UploadProgress, AuthState):
     @rx.event
     async def download_card(self):
         """'Download Result Card': a 600×1000 PNG drawn on the server."""
-        result = self._current_result()
+        result = await self._shown_result()
         if result is None:
             return rx.toast.error(messages.NO_PHOTO_TO_DOWNLOAD)
         failed = messages.FAILED_TO_DOWNLOAD_RETRY
@@ -385,7 +415,7 @@ class ScoreState(UploadProgress, AuthState):
         """One AI edit of the current photo, counted against the free allowance (once
         per ``attempt``: ``EDIT_WAIT``)."""
         async with self:
-            result = self._current_result()
+            result = await self._shown_result()
             if result is None or self.editing:
                 return None
             user = await self._current_user()
@@ -409,6 +439,7 @@ class ScoreState(UploadProgress, AuthState):
             return call.toast
         async with self:
             self._apply_edit(outcome.image_key)
+            await self._keep_shown_result()
             self.editing, self.edit_prompt = False, ""
             left = ai_edit.edits_left_to_show(outcome.remaining, self.free_edits_left)
             self.free_edits_left = left
@@ -426,9 +457,9 @@ class ScoreState(UploadProgress, AuthState):
         self.saved = False
 
     @rx.event
-    def rescore_edited(self):
+    async def rescore_edited(self):
         """Take the edited photo back to /upload to analyse it ('Photo enhanced! ...')."""
-        result = self._current_result()
+        result = await self._shown_result()
         if result is None or not result.edited_key:
             return rx.toast.error(messages.PLEASE_UPLOAD_PHOTO_FIRST)
         self._staged_key = result.edited_key
@@ -437,6 +468,6 @@ class ScoreState(UploadProgress, AuthState):
         return rx.redirect(routes.UPLOAD)
 
 
-def shown_result(scores: ScoreState) -> ScoreResult | None:
+async def shown_result(scores: ScoreState) -> ScoreResult | None:
     """The result this tab's /results shows (the editor opens it), or None."""
-    return scores._current_result()
+    return await scores._shown_result()

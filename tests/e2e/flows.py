@@ -8,6 +8,7 @@ import uuid
 from collections.abc import Iterator
 from pathlib import Path
 
+import redis
 from playwright.sync_api import expect
 from sqlmodel import Session, select
 
@@ -278,3 +279,17 @@ def submit_first_choice_to_ranking(page, base_url: str, display_name: str = "Con
     page.get_by_role("button", name=messages.CONTEST_SUBMIT).click()
     wait_for_path(page, "/leaderboard")
     wait_until_ready(page)
+
+
+def lose_tab_state(app_server, page) -> None:
+    """Delete every state Reflex keeps in Redis for ``page``'s tab (its client token),
+    as a Redis restarted empty or an expiry would."""
+    token = page.evaluate("window.sessionStorage.getItem('token')")
+    assert token, "the page has no Reflex client token"
+    client = redis.Redis.from_url(app_server.redis_url)
+    try:
+        lost = client.keys(f"{token}_*")
+        assert lost, "no state of the tab was found in Redis"
+        client.delete(*lost)
+    finally:
+        client.close()

@@ -20,6 +20,7 @@ from prettyscore.chat import live
 from prettyscore.core import messages
 from tests.e2e.flows import (
     expect_on_load_notice,
+    lose_tab_state,
     new_member,
     open_page,
     paid_contact_request,
@@ -123,13 +124,6 @@ def test_two_members_chat_live_and_messages_show_as_text(new_context, app_server
     expect(bob.get_by_test_id("conversation")).to_contain_text(alice_address.split("@")[0])
 
 
-def _tab_state_keys(client: redis.Redis, page) -> list[bytes]:
-    """The Redis keys of the states Reflex keeps for ``page``'s tab (its client token)."""
-    token = page.evaluate("window.sessionStorage.getItem('token')")
-    assert token, "the page has no Reflex client token"
-    return client.keys(f"{token}_*")
-
-
 def test_a_message_sent_after_redis_lost_the_tab_state_reaches_the_open_chat(
     new_context, app_server
 ):
@@ -149,13 +143,7 @@ def test_a_message_sent_after_redis_lost_the_tab_state_reaches_the_open_chat(
     _chat_input(alice).press("Enter")
     expect(_theirs(bob)).to_have_text("Before the restart", timeout=ARRIVES_WITHIN_MS)
 
-    client = redis.Redis.from_url(app_server.redis_url)
-    try:
-        lost = _tab_state_keys(client, alice)
-        assert lost, "no state of Alice's tab was found in Redis"
-        client.delete(*lost)
-    finally:
-        client.close()
+    lose_tab_state(app_server, alice)
     _chat_input(alice).fill("After the restart")
     _chat_input(alice).press("Enter")
 

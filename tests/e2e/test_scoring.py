@@ -18,6 +18,7 @@ from prettyscore.photos.models import Photo
 from tests.e2e.flows import (
     choose_on_upload_page,
     fill_sign_up,
+    lose_tab_state,
     new_member,
     open_page,
     score_from_upload_page,
@@ -147,6 +148,33 @@ def test_a_visitor_signs_in_to_save_and_comes_back_to_the_same_result(page, app_
     expect(page.get_by_test_id("photo-card").get_by_test_id("photo-score")).to_have_text(
         "".join(score.split())
     )
+
+
+def test_a_score_on_screen_survives_its_tab_losing_its_state(page, app_server, photos):
+    """Redis loses the tab's state while the member looks at their score (a restart with
+    every key gone, an expiry): Save still saves that score, and a reload still shows
+    it, where the page used to go home with the score gone."""
+    if not app_server.redis_url:
+        pytest.skip("the in-memory state manager keeps a tab's state while the app runs")
+    base = app_server.base_url
+    new_member(page, base, "kept")
+    score_from_upload_page(page, base, photos["face"])
+    score = page.get_by_test_id("results").get_by_text(re.compile(r"^\d\.\d/10$")).first
+    shown = "".join(score.inner_text().split())
+
+    lose_tab_state(app_server, page)
+    page.get_by_role("button", name="Save to My Photos").click()
+    expect(page.get_by_text(messages.PHOTO_SAVED)).to_be_visible()
+    wait_for_path(page, "/results")
+    expect(score).to_have_text(shown)
+
+    lose_tab_state(app_server, page)
+    page.reload()
+    wait_for_path(page, "/results")
+    expect(score).to_have_text(shown)
+    open_page(page, f"{base}/dashboard")
+    expect(page.get_by_test_id("photo-count")).to_have_text("My Photos (1)")
+    expect(page.get_by_test_id("photo-card").get_by_test_id("photo-score")).to_have_text(shown)
 
 
 def test_bad_uploads_get_their_message_leave_nothing_behind_and_the_page_stays_usable(
