@@ -9,7 +9,7 @@ import reflex as rx
 
 from prettyscore.contact.models import ContactStatus
 from prettyscore.contact.service import InboxEntry, SentEntry
-from prettyscore.contact.state import ContactInboxState
+from prettyscore.contact.state import APPROVE_WAIT, DENY_WAIT, ContactInboxState
 from prettyscore.core import messages, routes
 from prettyscore.ui import styles
 from prettyscore.ui.components import card, link_button, page_header
@@ -27,25 +27,43 @@ def _status_badge(entry: InboxEntry) -> rx.Component:
     )
 
 
+def _answering() -> rx.Var:
+    """An answer pressed and not yet answered, or under way: the others wait for it."""
+    under_way = ContactInboxState.answering != ""
+    return ~_READY | APPROVE_WAIT.busy(under_way) | DENY_WAIT.busy(under_way)
+
+
 def _answer_buttons(entry: InboxEntry) -> rx.Component:
-    busy = ContactInboxState.answering == entry.id
+    under_way = ContactInboxState.answering == entry.id
     return rx.hstack(
         rx.button(
             messages.CONTACT_APPROVE,
-            on_click=ContactInboxState.approve(entry.id),
-            disabled=busy | ~_READY,
+            on_click=APPROVE_WAIT.send(ContactInboxState.approve, entry.id),
+            loading=APPROVE_WAIT.busy_for(entry.id, under_way),
+            disabled=_answering(),
             style=styles.GRADIENT_BUTTON,
             type="button",
         ),
         rx.button(
             messages.CONTACT_DENY,
-            on_click=ContactInboxState.deny(entry.id),
-            disabled=busy | ~_READY,
+            on_click=DENY_WAIT.send(ContactInboxState.deny, entry.id),
+            loading=DENY_WAIT.busy_for(entry.id, under_way),
+            disabled=_answering(),
             variant="soft",
             color_scheme="gray",
             type="button",
         ),
         spacing="3",
+    )
+
+
+def _no_answer_notices() -> rx.Component:
+    """Said when an Approve or a Deny has gone unanswered; "Try again" sends it again."""
+    under_way = ContactInboxState.answering != ""
+    state = ContactInboxState
+    return rx.fragment(
+        APPROVE_WAIT.no_answer_notice(under_way, retry=APPROVE_WAIT.retry(state.approve, 1)),
+        DENY_WAIT.no_answer_notice(under_way, retry=DENY_WAIT.retry(state.deny, 1)),
     )
 
 
@@ -185,6 +203,7 @@ def inbox() -> rx.Component:
             ContactInboxState.loaded,
             rx.vstack(
                 _section(messages.CONTACT_RECEIVED_TITLE, "received-requests-title", "received"),
+                _no_answer_notices(),
                 _received(),
                 _section(messages.CONTACT_SENT_TITLE, "sent-requests-title", "sent"),
                 _sent(),

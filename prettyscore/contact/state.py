@@ -24,6 +24,9 @@ from prettyscore.ui.server_wait import ServerWait
 #: this many times, a second apart, before showing nothing.
 #: "Send Request" is busy from the press; a retry never makes a second request.
 SEND_REQUEST_WAIT = ServerWait("contact_request")
+# The inbox's Approve and Deny: busy from the press, and a retry never answers twice.
+APPROVE_WAIT = ServerWait("contact_approve")
+DENY_WAIT = ServerWait("contact_deny")
 SENT_CHECKS = 5
 # The page's address without ?contact=sent, kept in the history in its place.
 FORGET_SENT_ADDRESS = "history.replaceState(history.state, '', location.pathname)"
@@ -190,6 +193,8 @@ class ContactInboxState(ContactBadgeState):
     sent_entries: list[service.SentEntry] = []
     loaded: bool = False
     answering: str = ""
+    # The attempt ids of the latest presses run (``ui.server_wait``).
+    _answered_attempts: list[str] = []
 
     async def _reload(self, user) -> None:
         self.inbox_entries = await run_in_session(service.inbox, user.id)
@@ -226,8 +231,10 @@ class ContactInboxState(ContactBadgeState):
         return toast
 
     @rx.event
-    async def approve(self, request_id: str):
-        """Approve: the chat opens for both members."""
+    @APPROVE_WAIT.answers
+    async def approve(self, request_id: str, attempt: str = ""):
+        """Approve: the chat opens for both members (once per ``attempt``: a second
+        run would read as a failure, the request being answered already)."""
         return await self._answer(
             request_id,
             service.approve,
@@ -236,8 +243,10 @@ class ContactInboxState(ContactBadgeState):
         )
 
     @rx.event
-    async def deny(self, request_id: str):
-        """Deny: the request closes and the requester's fee is refunded."""
+    @DENY_WAIT.answers
+    async def deny(self, request_id: str, attempt: str = ""):
+        """Deny: the request closes and the requester's fee is refunded (once per
+        ``attempt``)."""
         return await self._answer(
             request_id,
             service.deny,
