@@ -14,6 +14,8 @@ from prettyscore.leaderboard.components import entry_fields
 from prettyscore.leaderboard.state import (
     CONTEST_WAIT,
     MEDAL_TEXT_COLOURS,
+    REMOVE_WAIT,
+    VERIFY_WAIT,
     ContestState,
     EntryRow,
     LeaderboardAdminState,
@@ -291,6 +293,24 @@ def global_ranking_page() -> rx.Component:
 # ---------------------------------------------------------------------------
 # /admin/leaderboard
 # ---------------------------------------------------------------------------
+#: Verify and Remove: the server marks no work as under way (each is one quick change).
+_NOTHING_UNDER_WAY = rx.Var.create(False)
+
+
+def _moderating() -> rx.Var:
+    """A Verify or a Remove pressed and not yet answered: the others wait for it."""
+    return ~rx.State.is_hydrated | VERIFY_WAIT.pending.value | REMOVE_WAIT.pending.value
+
+
+def _no_answer_notices() -> rx.Component:
+    """Said when a Verify or a Remove has gone unanswered; "Try again" sends it again."""
+    state = LeaderboardAdminState
+    return rx.fragment(
+        VERIFY_WAIT.no_answer_notice(_NOTHING_UNDER_WAY, retry=VERIFY_WAIT.retry(state.verify, 1)),
+        REMOVE_WAIT.no_answer_notice(_NOTHING_UNDER_WAY, retry=REMOVE_WAIT.retry(state.remove, 1)),
+    )
+
+
 def _pending_row(entry: rx.Var[EntryRow]) -> rx.Component:
     return card(
         rx.hstack(
@@ -313,13 +333,17 @@ def _pending_row(entry: rx.Var[EntryRow]) -> rx.Component:
             icon_button(
                 "badge-check",
                 messages.ADMIN_VERIFY,
-                on_click=LeaderboardAdminState.verify(entry.photo_id),
+                on_click=VERIFY_WAIT.send(LeaderboardAdminState.verify, entry.photo_id),
+                loading=VERIFY_WAIT.busy_for(entry.photo_id, _NOTHING_UNDER_WAY),
+                disabled=_moderating(),
                 color_scheme="green",
             ),
             icon_button(
                 "trash-2",
                 messages.ADMIN_REMOVE,
-                on_click=LeaderboardAdminState.remove(entry.photo_id),
+                on_click=REMOVE_WAIT.send(LeaderboardAdminState.remove, entry.photo_id),
+                loading=REMOVE_WAIT.busy_for(entry.photo_id, _NOTHING_UNDER_WAY),
+                disabled=_moderating(),
                 color_scheme="red",
                 variant="soft",
             ),
@@ -340,6 +364,7 @@ def admin_leaderboard_page() -> rx.Component:
             AuthState.is_admin,
             rx.vstack(
                 rx.heading(messages.ADMIN_LEADERBOARD_TITLE, size="7"),
+                _no_answer_notices(),
                 rx.cond(
                     LeaderboardAdminState.pending.length() == 0,
                     rx.text(messages.ADMIN_LEADERBOARD_EMPTY, color_scheme="gray"),

@@ -19,11 +19,14 @@ from prettyscore.core.errors import DomainError, ValidationFailed
 from prettyscore.leaderboard import service
 from prettyscore.leaderboard.components import BIO_FIELD, DISPLAY_NAME_FIELD
 from prettyscore.ui.guarded import guarded
-from prettyscore.ui.server_wait import FormWait
+from prettyscore.ui.server_wait import FormWait, ServerWait
 
 # Rank icon colours for the podium: gold, silver, bronze.
 #: The entry form is busy from the press and enters a photo once however often it is sent.
 CONTEST_WAIT = FormWait("contest_entry")
+# An admin's Verify and Remove: busy from the press, and a retry never runs twice.
+VERIFY_WAIT = ServerWait("entry_verify")
+REMOVE_WAIT = ServerWait("entry_remove")
 MEDAL_COLOURS = {1: "#f5b301", 2: "#9ca3af", 3: "#cd7f32"}
 MEDAL_NAMES = {1: "gold", 2: "silver", 3: "bronze"}
 # The same medals' shades for the rank's small text on white: at least 4.5:1 (WCAG AA).
@@ -202,6 +205,8 @@ class LeaderboardAdminState(AuthState):
     """/admin/leaderboard: new entries, verified or removed by an admin."""
 
     pending: list[EntryRow] = []
+    # The attempt ids of the latest presses run (``ui.server_wait``).
+    _answered_attempts: list[str] = []
 
     async def _reload(self) -> None:
         entries = await run_in_session(service.pending_entries)
@@ -228,9 +233,14 @@ class LeaderboardAdminState(AuthState):
         return rx.toast.success(done_text)
 
     @rx.event
-    async def verify(self, photo_id: str):
+    @VERIFY_WAIT.answers
+    async def verify(self, photo_id: str, attempt: str = ""):
+        """The verified badge on a listed photo (once per ``attempt``)."""
         return await self._moderate(service.verify_entry, photo_id, messages.ADMIN_ENTRY_VERIFIED)
 
     @rx.event
-    async def remove(self, photo_id: str):
+    @REMOVE_WAIT.answers
+    async def remove(self, photo_id: str, attempt: str = ""):
+        """Off the leaderboard (once per ``attempt``: a second run would be refused, the
+        photo being no longer listed)."""
         return await self._moderate(service.remove_entry, photo_id, messages.ADMIN_ENTRY_REMOVED)
