@@ -12,18 +12,22 @@ import reflex as rx
 from prettyscore.core import messages
 from prettyscore.core.settings import get_settings
 from prettyscore.editing import components as edit_controls
+from prettyscore.editing.presets import UPSCALE_PROMPT
 from prettyscore.photos.editor_state import (
     CUSTOM_EDIT_WAIT,
     EDIT_WAIT,
     PROMPT_VIEW,
     PhotoEditorState,
 )
-from prettyscore.photos.state import PhotosState
+from prettyscore.photos.state import DOWNLOAD_WAIT, PhotosState
 from prettyscore.ui.comparison import before_after_slider, photo_frame
 from prettyscore.ui.components import icon_button
 from prettyscore.ui.share import share_text_var, social_share_row
 
 State = PhotoEditorState
+#: For an action whose work the server does not mark as under way (the editing
+#: indicator shows an edit's).
+_NOTHING_UNDER_WAY = rx.Var.create(False)
 
 
 def _no_edits_left() -> rx.Var[bool]:
@@ -68,21 +72,40 @@ def _prompt_view() -> rx.Component:
     )
 
 
+def download_button(which: rx.Var | str, **props) -> rx.Component:
+    """'Download' of the selected photo: busy from the press, once per press."""
+    return icon_button(
+        "download",
+        "Download",
+        variant="soft",
+        on_click=DOWNLOAD_WAIT.send(PhotosState.download_photo, which),
+        loading=DOWNLOAD_WAIT.pending.value,
+        **props,
+    )
+
+
+def download_notice() -> rx.Component:
+    """Said when a Download has gone unanswered; "Try again" asks once more."""
+    return DOWNLOAD_WAIT.no_answer_notice(
+        _NOTHING_UNDER_WAY, retry=DOWNLOAD_WAIT.retry(PhotosState.download_photo, 1)
+    )
+
+
 def _after_edit_view(generate_video) -> rx.Component:
     photo = State.selected
     return rx.vstack(
         rx.flex(
-            icon_button(
-                "download",
-                "Download",
-                variant="soft",
-                on_click=PhotosState.download_photo("edited"),
-            ),
+            download_button("edited"),
             icon_button(
                 "undo-2", "Undo", variant="soft", on_click=State.undo, disabled=State.editing
             ),
             icon_button(
-                "redo-2", "Redo", variant="soft", on_click=State.redo, disabled=_busy_or_used_up()
+                "redo-2",
+                "Redo",
+                variant="soft",
+                on_click=EDIT_WAIT.send(State.run_edit, "", "redo"),
+                loading=EDIT_WAIT.busy_for("", _NOTHING_UNDER_WAY),
+                disabled=_busy_or_used_up(),
             ),
             icon_button("pencil", messages.EDIT_AGAIN, variant="soft", on_click=State.edit_again),
             icon_button("clapperboard", "Generate Video", variant="soft", on_click=generate_video),
@@ -90,12 +113,15 @@ def _after_edit_view(generate_video) -> rx.Component:
                 "maximize-2",
                 messages.DOWNLOAD_HD,
                 variant="outline",
-                on_click=State.download_hd,
+                on_click=EDIT_WAIT.send(State.run_edit, UPSCALE_PROMPT, "upscale"),
+                loading=EDIT_WAIT.busy_for(UPSCALE_PROMPT, _NOTHING_UNDER_WAY),
                 disabled=_busy_or_used_up(),
             ),
             spacing="2",
             wrap="wrap",
         ),
+        download_notice(),
+        EDIT_WAIT.no_answer_notice(State.editing, EDIT_WAIT.retry(State.run_edit, 2)),
         edit_controls.hd_format_note(),
         social_share_row(share_text_var(photo.score, photo.label), get_settings().public_url),
         edit_controls.free_edits_line(State.premium, State.free_edits_left),

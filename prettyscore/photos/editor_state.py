@@ -14,7 +14,6 @@ from prettyscore.core.db import run_in_session, session_scope
 from prettyscore.core.errors import DomainError
 from prettyscore.core.media import get_media_store, key_from_url
 from prettyscore.core.workers import edit_work
-from prettyscore.editing.presets import UPSCALE_PROMPT
 from prettyscore.photos import history
 from prettyscore.photos.history import EditedPhoto
 from prettyscore.photos.state import PhotoCard, PhotosState, photo_card
@@ -50,8 +49,6 @@ class PhotoEditorState(PhotosState):
     premium: bool = False
     free_edits_left: int = constants.FREE_EDITS
     undo_steps: int = 0
-    # The attempt ids of the latest edits run (``ui.server_wait``).
-    _answered_attempts: list[str] = []
 
     @rx.event
     async def open_editor(self):
@@ -90,22 +87,13 @@ class PhotoEditorState(PhotosState):
             return rx.toast.error(messages.PLEASE_ENTER_EDIT_INSTRUCTION)
         return PhotoEditorState.run_edit(prompt, "edit")
 
-    @rx.event
-    def download_hd(self):
-        """'Download HD Version (4K)': upscale (one edit), then download the result as
-        pretty-score-{score}-edited.png."""
-        return PhotoEditorState.run_edit(UPSCALE_PROMPT, "upscale")
-
-    @rx.event
-    def redo(self):
-        """'Redo': the last prompt, applied again as a new edit."""
-        return PhotoEditorState.run_edit("", "redo")
-
     @rx.event(background=True)
     @EDIT_WAIT.answers
     async def run_edit(self, prompt: str, kind: str, attempt: str = ""):
         """One edit of the selected photo on a worker thread (the dialog stays live),
-        once per ``attempt`` (``EDIT_WAIT``)."""
+        once per ``attempt`` (``EDIT_WAIT``). 'Redo' is the redo kind: the last prompt,
+        applied again as a new edit. 'Download HD Version (4K)' is the upscale kind: one
+        edit, then the result downloads as pretty-score-{score}-edited.png."""
         async with self:
             if self.editing or not self.selected.id:
                 return None

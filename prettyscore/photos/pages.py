@@ -5,15 +5,18 @@ from __future__ import annotations
 import reflex as rx
 
 from prettyscore.core import messages, routes
-from prettyscore.photos.editor_components import editor_panel
+from prettyscore.photos.editor_components import download_button, download_notice, editor_panel
 from prettyscore.photos.editor_state import PhotoEditorState
-from prettyscore.photos.state import PhotosState
+from prettyscore.photos.state import DELETE_ACCOUNT_WAIT, DELETE_WAIT, PhotosState
 from prettyscore.ui import styles
 from prettyscore.ui.comparison import before_after_slider, photo_frame
 from prettyscore.ui.explanation import explanation_panel
 from prettyscore.ui.share import share_button, share_text_var
 from prettyscore.video.pages import video_dialog
 from prettyscore.video.state import VideoState
+
+#: Delete and Delete everything: the server marks no work as under way.
+_NOTHING_UNDER_WAY = rx.Var.create(False)
 
 
 def _score_badge(score_text) -> rx.Component:
@@ -108,14 +111,7 @@ def _details_view() -> rx.Component:
                 variant="soft",
                 on_click=_open_video_dialog(),
             ),
-            rx.button(
-                rx.icon("download", size=16),
-                "Download",
-                variant="soft",
-                on_click=PhotosState.download_photo(
-                    rx.cond(photo.edited_url != "", "edited", "original")
-                ),
-            ),
+            download_button(rx.cond(photo.edited_url != "", "edited", "original")),
             share_button(
                 share_text_var(photo.score, photo.label),
                 photo.image_url,
@@ -130,6 +126,7 @@ def _details_view() -> rx.Component:
                         "Delete",
                         color_scheme="red",
                         variant="soft",
+                        loading=DELETE_WAIT.pending.value,
                     )
                 ),
                 rx.alert_dialog.content(
@@ -143,7 +140,7 @@ def _details_view() -> rx.Component:
                             rx.button(
                                 "Delete photo",
                                 color_scheme="red",
-                                on_click=PhotosState.delete_selected,
+                                on_click=DELETE_WAIT.send(PhotosState.delete_selected),
                             )
                         ),
                         spacing="3",
@@ -154,6 +151,10 @@ def _details_view() -> rx.Component:
             spacing="2",
             wrap="wrap",
             padding_top="1em",
+        ),
+        download_notice(),
+        DELETE_WAIT.no_answer_notice(
+            _NOTHING_UNDER_WAY, retry=DELETE_WAIT.retry(PhotosState.delete_selected, 0)
         ),
         rx.box(
             explanation_panel(photo.explanation_url, PhotosState.selected_notes),
@@ -221,26 +222,47 @@ def _photo_grid() -> rx.Component:
 
 
 def account_zone() -> rx.Component:
-    """Deleting the account (the privacy policy's right to erasure)."""
-    return rx.alert_dialog.root(
-        rx.alert_dialog.trigger(
-            rx.button("Delete my account", variant="ghost", color_scheme="red", size="1")
+    """Deleting the account (the privacy policy's right to erasure): busy from the press,
+    and said when no answer comes."""
+    return rx.vstack(
+        rx.alert_dialog.root(
+            rx.alert_dialog.trigger(
+                rx.button(
+                    "Delete my account",
+                    variant="ghost",
+                    color_scheme="red",
+                    size="1",
+                    loading=DELETE_ACCOUNT_WAIT.pending.value,
+                )
+            ),
+            _account_deletion_dialog(),
         ),
-        rx.alert_dialog.content(
-            rx.alert_dialog.title("Delete your account?"),
-            rx.alert_dialog.description(
-                "Your account, every photo you saved and all their files are deleted for good."
+        DELETE_ACCOUNT_WAIT.no_answer_notice(
+            _NOTHING_UNDER_WAY, retry=DELETE_ACCOUNT_WAIT.retry(PhotosState.delete_account, 0)
+        ),
+        align="start",
+        spacing="2",
+        width="100%",
+    )
+
+
+def _account_deletion_dialog() -> rx.Component:
+    return rx.alert_dialog.content(
+        rx.alert_dialog.title("Delete your account?"),
+        rx.alert_dialog.description(
+            "Your account, every photo you saved and all their files are deleted for good."
+        ),
+        rx.hstack(
+            rx.alert_dialog.cancel(rx.button("Cancel", variant="soft")),
+            rx.alert_dialog.action(
+                rx.button(
+                    "Delete everything",
+                    color_scheme="red",
+                    on_click=DELETE_ACCOUNT_WAIT.send(PhotosState.delete_account),
+                )
             ),
-            rx.hstack(
-                rx.alert_dialog.cancel(rx.button("Cancel", variant="soft")),
-                rx.alert_dialog.action(
-                    rx.button(
-                        "Delete everything", color_scheme="red", on_click=PhotosState.delete_account
-                    )
-                ),
-                spacing="3",
-                justify="end",
-            ),
+            spacing="3",
+            justify="end",
         ),
     )
 

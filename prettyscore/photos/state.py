@@ -25,9 +25,16 @@ from prettyscore.photos import service
 from prettyscore.photos.models import Photo
 from prettyscore.ui.explanation import ExplanationNote, explanation_notes
 from prettyscore.ui.guarded import guarded
+from prettyscore.ui.server_wait import ServerWait
 
 # Saved feet and hands photos say what they are; each shows its own kind's sub-scores.
 KIND_TITLES = {FEET: messages.TITLE_FEET_UPLOAD, HANDS: messages.TITLE_HANDS_UPLOAD}
+
+# Download, Delete and Delete everything are busy from the press, say so when no answer
+# comes, and run once however often "Try again" is pressed (``ui.server_wait``).
+DOWNLOAD_WAIT = ServerWait("photo_download")
+DELETE_WAIT = ServerWait("photo_delete")
+DELETE_ACCOUNT_WAIT = ServerWait("delete_account")
 
 
 @dataclasses.dataclass
@@ -124,6 +131,8 @@ class PhotosState(AuthState):
     selected: PhotoCard = PhotoCard()
     selected_notes: list[ExplanationNote] = []
     details_open: bool = False
+    # The attempt ids of the latest presses run (``ui.server_wait``).
+    _answered_attempts: list[str] = []
 
     async def _show_grid(self, user: CurrentUser):
         """The grid as the dashboard opens (DashboardState.open_page): the first page of
@@ -187,8 +196,10 @@ class PhotosState(AuthState):
         self.details_open = is_open
 
     @rx.event
-    async def download_photo(self, which: str):
-        """Download the selected photo as pretty-score-{score}-edited/original.png."""
+    @DOWNLOAD_WAIT.answers
+    async def download_photo(self, which: str, attempt: str = ""):
+        """Download the selected photo as pretty-score-{score}-edited/original.png (once
+        per ``attempt``: a retry does not download it a second time)."""
         user = await self._current_user()
         if user is None or not self.selected.id:
             return rx.toast.error(messages.NO_PHOTO_TO_DOWNLOAD)
@@ -202,8 +213,10 @@ class PhotosState(AuthState):
         return [rx.download(data=data, filename=name), rx.toast.success(messages.PHOTO_DOWNLOADED)]
 
     @rx.event
-    async def delete_selected(self):
-        """Delete the selected photo: its row, its leaderboard entry and its files."""
+    @DELETE_WAIT.answers
+    async def delete_selected(self, attempt: str = ""):
+        """Delete the selected photo: its row, its leaderboard entry and its files (once
+        per ``attempt``)."""
         user = await self._current_user()
         if user is None or not self.selected.id:
             return None
@@ -218,8 +231,10 @@ class PhotosState(AuthState):
         return rx.toast.success(messages.PHOTO_DELETED)
 
     @rx.event
-    async def delete_account(self):
-        """Delete the member, all their photos and files, and sign this browser out."""
+    @DELETE_ACCOUNT_WAIT.answers
+    async def delete_account(self, attempt: str = ""):
+        """Delete the member, all their photos and files, and sign this browser out (once
+        per ``attempt``)."""
         user = await self._current_user()
         if user is None:
             return self._sign_in_redirect()

@@ -208,12 +208,8 @@ HANDLERS: dict[str, Rule] = {
     "PhotoEditorState.close_editor": Rule(EVERYONE),
     "PhotoEditorState.edit_again": Rule(EVERYONE),
     "PhotoEditorState.undo": Rule(OWNER, vars=_selected),
-    "PhotoEditorState.redo": Rule(OWNER, vars=_selected, visitor=QUIET, why=NOTHING_SELECTED),
     "PhotoEditorState.set_edit_prompt": Rule(EVERYONE, args=lambda w: ("brighter",)),
     "PhotoEditorState.submit_custom_edit": Rule(EVERYONE, args=lambda w: ({},)),
-    "PhotoEditorState.download_hd": Rule(
-        OWNER, vars=_selected, visitor=QUIET, why=NOTHING_SELECTED
-    ),
     "PhotoEditorState.run_edit": Rule(OWNER, skip=BACKGROUND),
     "EditorState.open_editor": Rule(
         EVERYONE,
