@@ -15,8 +15,10 @@ from prettyscore.editing.components import (
 )
 from prettyscore.editor.state import (
     CUSTOM_EDIT_WAIT,
+    DOWNLOAD_WAIT,
     EDIT_WAIT,
     EDITOR_UPLOAD_ID,
+    SAVE_WAIT,
     SLIDER_DEFAULTS,
     SLIDERS,
     EditorState,
@@ -53,7 +55,8 @@ _RANGE = {
 
 
 def _busy():
-    return EditorState.editing | EditorState.saving | ~rx.State.is_hydrated
+    saving = SAVE_WAIT.busy(EditorState.saving)
+    return EditorState.editing | saving | ~rx.State.is_hydrated
 
 
 # ---------------------------------------------------------------------------
@@ -298,14 +301,17 @@ def _ai_card() -> rx.Component:
 # Save and download
 # ---------------------------------------------------------------------------
 def _save_button() -> rx.Component:
+    saving = SAVE_WAIT.busy(EditorState.saving)
+    save = SAVE_WAIT.send(EditorState.save, slider_values())
     return rx.cond(
         EditorState.signed_in,
         icon_button(
             "bookmark",
-            rx.cond(EditorState.saving, "Saving...", "Save to My Photos"),
+            rx.cond(saving, "Saving...", "Save to My Photos"),
             size="3",
             style=styles.GRADIENT_BUTTON,
-            on_click=EditorState.save(slider_values()),
+            on_click=save,
+            loading=saving,
             disabled=_busy(),
         ),
         icon_button(
@@ -313,25 +319,34 @@ def _save_button() -> rx.Component:
             messages.SIGN_IN_TO_SAVE,
             size="3",
             variant="outline",
-            on_click=EditorState.save(slider_values()),
+            on_click=save,
         ),
     )
 
 
 def _actions() -> rx.Component:
-    return rx.hstack(
-        _save_button(),
-        icon_button(
-            "download",
-            "Download",
-            size="3",
-            variant="soft",
-            on_click=EditorState.download(slider_values()),
-            disabled=~rx.State.is_hydrated,
+    return rx.vstack(
+        rx.hstack(
+            _save_button(),
+            icon_button(
+                "download",
+                "Download",
+                size="3",
+                variant="soft",
+                on_click=DOWNLOAD_WAIT.send(EditorState.download, slider_values()),
+                loading=DOWNLOAD_WAIT.pending.value,
+                disabled=~rx.State.is_hydrated | DOWNLOAD_WAIT.pending.value,
+            ),
+            spacing="3",
+            wrap="wrap",
+            justify="center",
+            width="100%",
+        ),
+        SAVE_WAIT.no_answer_notice(EditorState.saving, retry=SAVE_WAIT.retry(EditorState.save, 1)),
+        DOWNLOAD_WAIT.no_answer_notice(
+            rx.Var.create(False), retry=DOWNLOAD_WAIT.retry(EditorState.download, 1)
         ),
         spacing="3",
-        wrap="wrap",
-        justify="center",
         width="100%",
     )
 

@@ -38,6 +38,9 @@ EDITOR_UPLOAD_ID = "editor_upload"
 # never spends a second free edit.
 EDIT_WAIT = ServerWait("editor_edit")
 CUSTOM_EDIT_WAIT = FormWait("editor_custom_edit")
+# Save and Download are busy from the press; a retry never saves or downloads twice.
+SAVE_WAIT = ServerWait("editor_save")
+DOWNLOAD_WAIT = ServerWait("editor_download")
 
 # The four sliders, held in the browser: name → (client-side value, default).
 SLIDER_DEFAULTS = {
@@ -82,7 +85,7 @@ class EditorState(AuthState):
 
     _versions: list[dict] = []
     _position: int = -1
-    # The attempt ids of the latest edits run (``ui.server_wait``).
+    # The attempt ids of the latest presses run (``ui.server_wait``).
     _answered_attempts: list[str] = []
     _photo_id: str = ""
     _result_id: str = ""
@@ -303,9 +306,11 @@ class EditorState(AuthState):
 
     # -- download ------------------------------------------------------------------
     @rx.event
-    async def download(self, adjustments: dict):
-        """The shown version with the sliders applied, as edited-photo-{ms}.png; any
-        failure, a refusal included, reads 'Failed to download photo.'."""
+    @DOWNLOAD_WAIT.answers
+    async def download(self, adjustments: dict, attempt: str = ""):
+        """The shown version with the sliders applied, as edited-photo-{ms}.png (once per
+        ``attempt``); any failure, a refusal included, reads 'Failed to download
+        photo.'."""
         changes = Adjustments.clamped(dict(adjustments or {}))
         failed = messages.FAILED_TO_DOWNLOAD_PHOTO_DOT
         with guarded("Preparing an editor download", failed, refusals=False) as call:
@@ -324,9 +329,12 @@ class EditorState(AuthState):
 
     # -- save ------------------------------------------------------------------------
     @rx.event(background=True)
-    async def save(self, adjustments: dict):
+    @SAVE_WAIT.answers
+    async def save(self, adjustments: dict, attempt: str = ""):
         """Save the final photo (sliders applied): a photo from My Photos gets this as
-        its new edited version; any other is scored and saved as a new photo."""
+        its new edited version; any other is scored and saved as a new photo. Once per
+        ``attempt``: run again, it would add the same version to the photo a second
+        time."""
         changes = Adjustments.clamped(dict(adjustments or {}))
         async with self:
             if self.saving:
