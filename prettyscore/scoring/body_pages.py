@@ -11,6 +11,7 @@ from prettyscore.core import messages, routes
 from prettyscore.gates.components import feature_gate
 from prettyscore.scoring.body_service import FEATURES, RESULTS_ROUTES, UPLOAD_ROUTES
 from prettyscore.scoring.body_state import (
+    BODY_SAVE_WAIT,
     BODY_SCORE_WAIT,
     CAMERA_UPLOAD_ID,
     GALLERY_UPLOAD_ID,
@@ -259,30 +260,40 @@ def _share(**props) -> rx.Component:
 
 
 def _actions(kind: str) -> rx.Component:
-    """Save (until saved, then Share takes the lead), Share, Download, Try Another Photo."""
-    return _row(
-        rx.cond(
-            State.saved,
-            _share(style=styles.GRADIENT_BUTTON),
-            rx.fragment(
-                icon_button(
-                    "bookmark",
-                    messages.SAVE_TO_DASHBOARD,
-                    size="3",
-                    style=styles.GRADIENT_BUTTON,
-                    on_click=State.save,
+    """Save (until saved, then Share takes the lead), Share, Download, Try Another Photo;
+    a Save that goes unanswered says so below them."""
+    return rx.vstack(
+        _row(
+            rx.cond(
+                State.saved,
+                _share(style=styles.GRADIENT_BUTTON),
+                rx.fragment(
+                    icon_button(
+                        "bookmark",
+                        messages.SAVE_TO_DASHBOARD,
+                        size="3",
+                        style=styles.GRADIENT_BUTTON,
+                        on_click=BODY_SAVE_WAIT.send(State.save),
+                        loading=BODY_SAVE_WAIT.pending.value,
+                    ),
+                    _share(variant="outline", style={}),
                 ),
-                _share(variant="outline", style={}),
+            ),
+            icon_button(
+                "download",
+                messages.DOWNLOAD_RESULT_CARD,
+                size="3",
+                variant="soft",
+                on_click=State.download_card,
+            ),
+            link_button(
+                messages.TRY_ANOTHER_PHOTO, UPLOAD_ROUTES[kind], "rotate-ccw", primary=False
             ),
         ),
-        icon_button(
-            "download",
-            messages.DOWNLOAD_RESULT_CARD,
-            size="3",
-            variant="soft",
-            on_click=State.download_card,
-        ),
-        link_button(messages.TRY_ANOTHER_PHOTO, UPLOAD_ROUTES[kind], "rotate-ccw", primary=False),
+        BODY_SAVE_WAIT.no_answer_notice(State.saved, retry=BODY_SAVE_WAIT.retry(State.save, 0)),
+        align="center",
+        spacing="3",
+        width="100%",
     )
 
 

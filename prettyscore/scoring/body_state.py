@@ -39,6 +39,8 @@ TICK_SECONDS = 0.15
 UPLOAD_WAIT_SECONDS = 120.0
 #: 'Get My Score!' of feet, hands and pets: busy from the click, says when no answer comes.
 BODY_SCORE_WAIT = ServerWait("body_score")
+#: 'Save to Dashboard': busy from the press, and a retry never saves the result twice.
+BODY_SAVE_WAIT = ServerWait("body_save")
 
 
 class BodyScoreState(UploadProgress, AuthState):
@@ -63,6 +65,8 @@ class BodyScoreState(UploadProgress, AuthState):
 
     _staged: dict[str, str] = {}  # kind → the chosen photo's media key
     _navigation: dict[str, dict] = {}  # kind → what its results page receives
+    # The attempt ids of the latest presses run (``ui.server_wait``).
+    _answered_attempts: list[str] = []
 
     # -- helpers -------------------------------------------------------------------
     def _set_navigation(self, kind: str, navigation: dict | None) -> None:
@@ -281,8 +285,10 @@ class BodyScoreState(UploadProgress, AuthState):
         return kind, (self._navigation.get(kind) or {}) if kind else {}
 
     @rx.event
-    async def save(self):
-        """'Save to Dashboard': members only, once, from the result the server holds."""
+    @BODY_SAVE_WAIT.answers
+    async def save(self, attempt: str = ""):
+        """'Save to Dashboard': members only, once, from the result the server holds (and
+        once per ``attempt``)."""
         kind, navigation = self._result_on_show()
         if not navigation.get("result"):
             return rx.redirect(UPLOAD_ROUTES.get(kind, "/"))
