@@ -22,6 +22,7 @@ from prettyscore.accounts.models import MfaFactorStatus
 from prettyscore.accounts.security_state import (
     ADD_FACTOR_WAIT,
     CONFIRM_FACTOR_WAIT,
+    REMOVE_FACTOR_WAIT,
     SecurityState,
 )
 from prettyscore.accounts.state import AuthState
@@ -287,8 +288,9 @@ def _factor_row(factor) -> rx.Component:
             variant="soft",
             color_scheme="red",
             size="2",
-            loading=SecurityState.working,
-            on_click=SecurityState.remove_factor(factor["id"]),
+            loading=REMOVE_FACTOR_WAIT.busy_for(factor["id"], SecurityState.working),
+            disabled=REMOVE_FACTOR_WAIT.pending.value,
+            on_click=REMOVE_FACTOR_WAIT.send(SecurityState.remove_factor, factor["id"]),
             aria_label=f"{messages.SECURITY_REMOVE} " + factor["name"].to(str),
         ),
         align="center",
@@ -298,10 +300,16 @@ def _factor_row(factor) -> rx.Component:
 
 
 def _factor_list() -> rx.Component:
-    return rx.cond(
-        SecurityState.factors.length() > 0,
-        rx.vstack(rx.foreach(SecurityState.factors, _factor_row), spacing="3", width="100%"),
-        rx.text(messages.SECURITY_NO_FACTORS, size="2", color_scheme="gray"),
+    state = SecurityState
+    return rx.fragment(
+        REMOVE_FACTOR_WAIT.no_answer_notice(
+            state.working, retry=REMOVE_FACTOR_WAIT.retry(state.remove_factor, 1)
+        ),
+        rx.cond(
+            state.factors.length() > 0,
+            rx.vstack(rx.foreach(state.factors, _factor_row), spacing="3", width="100%"),
+            rx.text(messages.SECURITY_NO_FACTORS, size="2", color_scheme="gray"),
+        ),
     )
 
 

@@ -16,11 +16,13 @@ from prettyscore.accounts.state import AuthState
 from prettyscore.core import messages
 from prettyscore.core.db import run_in_session
 from prettyscore.ui.guarded import guarded
-from prettyscore.ui.server_wait import FormWait
+from prettyscore.ui.server_wait import FormWait, ServerWait
 
 # The enrolment's two forms are busy from the press and run each submission once.
 ADD_FACTOR_WAIT = FormWait("add_factor")
 CONFIRM_FACTOR_WAIT = FormWait("confirm_factor")
+# A factor's Remove: busy from the press; a retry never reads as "not found".
+REMOVE_FACTOR_WAIT = ServerWait("remove_factor")
 
 
 def svg_data_uri(svg: str) -> str:
@@ -49,7 +51,7 @@ class SecurityState(AuthState):
     enrolment_secret: str = ""
     enrolment_qr_src: str = ""
     working: bool = False
-    # The attempt ids of the latest submissions run (``ui.server_wait.FormWait``).
+    # The attempt ids of the latest submissions and presses run (``ui.server_wait``).
     _answered_attempts: list[str] = []
 
     @rx.var
@@ -104,8 +106,10 @@ class SecurityState(AuthState):
         return await self._reload_factors()
 
     @rx.event
-    async def remove_factor(self, factor_id: str):
-        """Remove an authenticator (a verified one needs this session at aal2)."""
+    @REMOVE_FACTOR_WAIT.answers
+    async def remove_factor(self, factor_id: str, attempt: str = ""):
+        """Remove an authenticator (a verified one needs this session at aal2), once per
+        ``attempt``: run again, the factor already gone would read as not found."""
         removed, refusal = await self._member_call(mfa.unenroll, factor_id)
         if removed is None:
             return refusal
