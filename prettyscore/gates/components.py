@@ -11,7 +11,7 @@ import reflex as rx
 
 from prettyscore.core import messages, routes
 from prettyscore.gates import service
-from prettyscore.gates.state import ERROR, GRANTED, FeatureGateState
+from prettyscore.gates.state import ERROR, GRANTED, TRIAL_WAIT, FeatureGateState
 from prettyscore.ui import styles
 from prettyscore.ui.components import card, link_button
 
@@ -58,7 +58,9 @@ def _check_failed(feature: str) -> rx.Component:
 
 
 def _activate_button(feature: str, trials_left: rx.Var) -> rx.Component:
-    """Shown while a free trial is left; the server decides whether one really is."""
+    """Shown while a free trial is left; the server decides whether one really is. Busy
+    from the press; when no answer comes, a notice under it says so."""
+    under_way = FeatureGateState.activating == feature
     return rx.cond(
         trials_left > 0,
         rx.vstack(
@@ -70,12 +72,15 @@ def _activate_button(feature: str, trials_left: rx.Var) -> rx.Component:
             rx.button(
                 rx.icon("gift", size=18),
                 messages.GATE_ACTIVATE_FREE_TRIAL,
-                on_click=FeatureGateState.activate_trial(feature),
-                loading=FeatureGateState.activating == feature,
-                disabled=~rx.State.is_hydrated,
+                on_click=TRIAL_WAIT.send(FeatureGateState.activate_trial, feature),
+                loading=TRIAL_WAIT.busy_for(feature, under_way),
+                disabled=~rx.State.is_hydrated | TRIAL_WAIT.busy(under_way),
                 size="3",
                 radius="full",
                 variant="outline",
+            ),
+            TRIAL_WAIT.no_answer_notice(
+                under_way, retry=TRIAL_WAIT.retry(FeatureGateState.activate_trial, 1)
             ),
             align="center",
             spacing="2",

@@ -16,12 +16,15 @@ from prettyscore.core.db import run_in_session
 from prettyscore.gates import service
 from prettyscore.gates.service import FeatureAccess
 from prettyscore.ui.guarded import guarded
+from prettyscore.ui.server_wait import ServerWait
 
 # What a gate shows: the checking card, the feature, a locked card (one per reason), or
 # the check's failure with a way to try again.
 LOADING = "loading"
 GRANTED = "granted"
 ERROR = "error"
+#: 'Activate Free Trial': busy from the press, and a retry never takes a second trial.
+TRIAL_WAIT = ServerWait("activate_trial")
 
 
 def _phase(access: FeatureAccess) -> str:
@@ -34,6 +37,8 @@ class FeatureGateState(AuthState):
     gate_phase: dict[str, str] = {}
     gate_trials_left: dict[str, int] = {}
     activating: str = ""  # the feature whose trial is being activated, if any
+    # The attempt ids of the latest presses run (``ui.server_wait``).
+    _answered_attempts: list[str] = []
 
     def _show(self, feature: str, phase: str, trials_left: int | None = None) -> None:
         self.gate_phase = {**self.gate_phase, feature: phase}
@@ -73,8 +78,11 @@ class FeatureGateState(AuthState):
         self._show_access(feature, access)
 
     @rx.event
-    async def activate_trial(self, feature: str):
-        """Activate the member's free trial of ``feature``; the answer comes back rechecked."""
+    @TRIAL_WAIT.answers
+    async def activate_trial(self, feature: str, attempt: str = ""):
+        """Activate the member's free trial of ``feature``; the answer comes back
+        rechecked. Once per ``attempt``: run again, the server would refuse a second
+        trial while the first waits unused, and the member would read a failure."""
         if self.activating or feature not in service.FEATURES:
             return
         self.activating = feature
