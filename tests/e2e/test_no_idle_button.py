@@ -1,7 +1,8 @@
 """Every action that waits on the server is busy from the press, says in words when no
 answer comes, and its "Try again" does the work once: a form (sign-up), a chat message,
 an AI edit, a video, a checkout, a payment and a cancellation, the personality test's
-Finish, and an admin's payout.
+Finish, an admin's payout, a contact request's Approve, an authenticator's Remove, a
+saved photo's Delete, a feature's free trial and a feet score's Save.
 
 As in ``test_no_lost_click``, the page's event socket runs through Playwright: the test
 holds back one action's frames (a connection that dropped them) and lets them through
@@ -17,14 +18,20 @@ import pytest
 from playwright.sync_api import expect
 from sqlmodel import func, select
 
-from prettyscore.accounts.models import AuthSession
+from prettyscore.accounts import mfa
+from prettyscore.accounts import service as accounts
+from prettyscore.accounts.models import AuthSession, MfaFactor
 from prettyscore.billing.checkout import format_amount
 from prettyscore.billing.models import CheckoutSession, Subscription
 from prettyscore.chat.models import Message
+from prettyscore.contact.models import ContactRequest
 from prettyscore.core import messages
 from prettyscore.core.constants import PREMIUM_MONTHLY_CENTS
+from prettyscore.gates import service as gates
+from prettyscore.gates.models import FeatureTrial
 from prettyscore.partners.models import PartnerPayout
 from prettyscore.personality.models import PersonalityResult
+from prettyscore.photos.models import Photo
 from prettyscore.video.models import VideoGeneration
 from tests.e2e.flows import (
     astronaut_jpeg,
@@ -34,6 +41,8 @@ from tests.e2e.flows import (
     new_admin,
     new_member,
     open_page,
+    paid_contact_request,
+    save_scored_photo,
     score_photo,
     sign_in,
     unique_email,
@@ -41,6 +50,7 @@ from tests.e2e.flows import (
     with_app_database,
 )
 from tests.e2e.test_admin_partners import pending_partner
+from tests.e2e.test_body_scoring import choose_from_gallery, get_the_score
 from tests.e2e.test_no_lost_click import HeldClicks, expect_no_answer_notice
 from tests.e2e.test_personality import make_premium, on_question, quiz
 from tests.e2e.test_phone_layout import measure
@@ -259,3 +269,99 @@ def test_an_unanswered_mark_as_paid_records_one_payout_on_a_phone(new_context, a
     retry_after_the_first_answer(page, clicks, page.get_by_text(messages.PAYOUT_MARKED_SENT))
     expect(page.get_by_test_id("payout-row").filter(has_text=account.code)).to_have_count(1)
     assert count(app_server, PartnerPayout, PartnerPayout.partner_id == account.id) == 1
+
+
+def shown_once(page, text: str) -> None:
+    """``text`` said once: a second run would have said it (or its failure) again."""
+    expect(page.get_by_text(text, exact=True)).to_have_count(1)
+
+
+def test_an_unanswered_approve_and_remove_each_run_once(page, app_server):
+    contestant = new_member(page, app_server.base_url, "held-contestant")
+    requester = unique_email("held-requester")
+    with with_app_database(app_server) as db:
+        accounts.sign_up(db, requester, "secret12")
+        owner = member_id(db, contestant)
+    request_id = paid_contact_request(app_server, requester, contestant, status="pending")
+    clicks = held(page, "contact_inbox_state.approve")
+    open_page(page, f"{app_server.base_url}/contestant-requests")
+    request = page.get_by_test_id("contact-request")
+    approve = request.get_by_role("button", name=messages.CONTACT_APPROVE)
+    press_held(page, clicks, approve, "contact_approve")
+    expect(request.get_by_role("button", name=messages.CONTACT_DENY)).to_be_disabled()
+
+    approved = page.get_by_text(messages.CONTACT_REQUEST_APPROVED, exact=True)
+    retry_after_the_first_answer(page, clicks, approved)
+    shown_once(page, messages.CONTACT_REQUEST_APPROVED)
+    expect(page.get_by_text(messages.FAILED_TO_APPROVE_REQUEST)).to_have_count(0)
+    with with_app_database(app_server) as db:
+        assert db.get(ContactRequest, request_id).status == "approved"
+
+    with with_app_database(app_server) as db:  # an app added, its first code not yet given
+        db.add(MfaFactor(user_id=owner, friendly_name="Old phone", factor_type=mfa.TOTP))
+    clicks.event, clicks.holding = "security_state.remove_factor", True
+    open_page(page, f"{app_server.base_url}/account/security")
+    factor = page.get_by_test_id("security-factor")
+    press_held(
+        page, clicks, factor.get_by_role("button", name=messages.SECURITY_REMOVE), "remove_factor"
+    )
+    retry_after_the_first_answer(page, clicks, page.get_by_text(messages.SECURITY_NO_FACTORS))
+    shown_once(page, messages.SECURITY_FACTOR_REMOVED)
+    expect(page.get_by_text(messages.MFA_FACTOR_NOT_FOUND)).to_have_count(0)
+    assert count(app_server, MfaFactor, MfaFactor.user_id == owner) == 0
+
+
+def test_an_unanswered_delete_of_a_saved_photo_deletes_it_once_on_a_phone(
+    new_context, app_server, tmp_path
+):
+    page = new_context(viewport=(390, 800)).new_page()
+    address = new_member(page, app_server.base_url, "held-delete")
+    save_scored_photo(page, app_server.base_url, astronaut_jpeg(tmp_path))
+    clicks = held(page, "photos_state.delete_selected")
+    open_page(page, f"{app_server.base_url}/dashboard")
+    page.get_by_test_id("photo-card").click()
+    dialog = page.get_by_role("dialog")
+    delete = dialog.get_by_role("button", name=re.compile(r"^Delete\b"))  # "Delete Delete" busy
+    delete.click()
+    page.get_by_role("alertdialog").get_by_role("button", name="Delete photo").click()
+    expect(delete).to_be_disabled(timeout=1000)  # busy at once
+    notice = expect_no_answer_notice(page, "photo_delete")
+    layout = measure(page)
+    assert layout["scroll"] <= layout["inner"], layout["found"]
+    notice.get_by_role("button", name=messages.TRY_AGAIN).click()
+    assert len(clicks.held) == 2
+
+    retry_after_the_first_answer(page, clicks, page.get_by_text(messages.PHOTO_DELETED))
+    shown_once(page, messages.PHOTO_DELETED)
+    expect(page.get_by_test_id("photo-card")).to_have_count(0)
+    with with_app_database(app_server) as db:
+        owner = member_id(db, address)
+    assert count(app_server, Photo, Photo.user_id == owner) == 0
+
+
+def test_an_unanswered_free_trial_and_save_of_a_feet_score_each_run_once(
+    page, app_server, tmp_path
+):
+    address = new_member(page, app_server.base_url, "held-trial")
+    clicks = held(page, "feature_gate_state.activate_trial")
+    open_page(page, f"{app_server.base_url}/feet-upload")
+    locked = page.get_by_test_id("gate-locked")
+    trial = locked.get_by_role("button", name=messages.GATE_ACTIVATE_FREE_TRIAL)
+    press_held(page, clicks, trial, "activate_trial")
+
+    retry_after_the_first_answer(page, clicks, page.get_by_text(messages.TRIAL_ACTIVATED))
+    shown_once(page, messages.TRIAL_ACTIVATED)
+    expect(page.get_by_text(messages.FAILED_TO_ACTIVATE_TRIAL)).to_have_count(0)
+    with with_app_database(app_server) as db:
+        owner = member_id(db, address)
+        where = (FeatureTrial.user_id == owner, FeatureTrial.feature_name == gates.FEET_SCORING)
+        assert db.exec(select(FeatureTrial.trials_used).where(*where)).one() == 1
+
+    clicks.event, clicks.holding = "body_score_state.save", True
+    choose_from_gallery(page, astronaut_jpeg(tmp_path))
+    get_the_score(page, messages.GET_MY_SCORE, "/feet-results")
+    save = page.get_by_role("button", name=messages.SAVE_TO_DASHBOARD)
+    press_held(page, clicks, save, "body_save")
+    retry_after_the_first_answer(page, clicks, page.get_by_text(messages.RESULTS_SAVED))
+    shown_once(page, messages.RESULTS_SAVED)
+    assert count(app_server, Photo, Photo.user_id == owner) == 1
