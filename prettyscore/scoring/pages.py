@@ -14,6 +14,7 @@ from prettyscore.scoring.state import (
     CUSTOM_EDIT_WAIT,
     EDIT_WAIT,
     JOIN_WAIT,
+    RESCORE_WAIT,
     RESULTS_PHOTO,
     SAVE_WAIT,
     SCORE_WAIT,
@@ -273,16 +274,7 @@ def _custom_edit() -> rx.Component:
                 wait=CUSTOM_EDIT_WAIT,
             ),
             edit_controls.upgrade_prompt(_no_edits_left()),
-            rx.cond(
-                ScoreState.edited_url != "",
-                icon_button(
-                    "scan-face",
-                    "Score the edited photo",
-                    variant="ghost",
-                    size="2",
-                    on_click=ScoreState.rescore_edited,
-                ),
-            ),
+            rx.cond(ScoreState.edited_url != "", _rescore_button()),
             link_button(
                 "Open in Editor",
                 f"{routes.EDITOR}?from=results",
@@ -294,6 +286,24 @@ def _custom_edit() -> rx.Component:
             width="100%",
         ),
         width="100%",
+    )
+
+
+def _rescore_button() -> rx.Component:
+    """'Score the edited photo': busy from the click; says so when no answer comes."""
+    return rx.vstack(
+        icon_button(
+            "scan-face",
+            "Score the edited photo",
+            variant="ghost",
+            size="2",
+            on_click=[RESCORE_WAIT.start(), ScoreState.rescore_edited],
+            on_mount=RESCORE_WAIT.reset(),
+            loading=RESCORE_WAIT.pending.value,
+        ),
+        RESCORE_WAIT.no_answer_notice(rx.Var.create(False), retry=ScoreState.rescore_edited),
+        align="center",
+        spacing="2",
     )
 
 

@@ -50,6 +50,8 @@ SAVE_WAIT = ServerWait("save")
 #: never spends a second free edit.
 EDIT_WAIT = ServerWait("results_edit")
 CUSTOM_EDIT_WAIT = FormWait("results_custom_edit")
+#: 'Score the edited photo' likewise (a repeat only opens /upload with it again).
+RESCORE_WAIT = ServerWait("rescore_edited")
 #: 'Add me to the leaderboard' in the opt-in dialog likewise (a result is saved once).
 JOIN_WAIT = FormWait("join_leaderboard")
 
@@ -458,14 +460,15 @@ class ScoreState(UploadProgress, AuthState):
 
     @rx.event
     async def rescore_edited(self):
-        """Take the edited photo back to /upload to analyse it ('Photo enhanced! ...')."""
+        """Take the edited photo back to /upload to analyse it ('Photo enhanced! ...').
+        Every outcome ends the browser's wait (``RESCORE_WAIT``)."""
         result = await self._shown_result()
         if result is None or not result.edited_key:
-            return rx.toast.error(messages.PLEASE_UPLOAD_PHOTO_FIRST)
+            return RESCORE_WAIT.answering(rx.toast.error(messages.PLEASE_UPLOAD_PHOTO_FIRST))
         self._staged_key = result.edited_key
         self.preview_url = media_url(result.edited_key)
         self.enhanced_notice = True
-        return rx.redirect(routes.UPLOAD)
+        return RESCORE_WAIT.answering(rx.redirect(routes.UPLOAD))
 
 
 async def shown_result(scores: ScoreState) -> ScoreResult | None:

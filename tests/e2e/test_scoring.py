@@ -27,6 +27,7 @@ from tests.e2e.flows import (
     unique_email,
     wait_for_path,
 )
+from tests.e2e.test_no_lost_click import HeldClicks, expect_no_answer_notice
 
 pytestmark = pytest.mark.e2e
 
@@ -288,6 +289,8 @@ def test_a_member_deletes_a_photo_and_its_file(page, app_server, photos):
 
 def test_quick_and_custom_edits_show_the_slider_and_count_down(page, app_server, photos):
     base = app_server.base_url
+    rescore = HeldClicks("rescore_edited", holding=False)
+    page.route_web_socket(re.compile(r"/_event"), rescore.route)
     score_from_upload_page(page, base, photos["face"])
     left = page.get_by_test_id("free-edits-left")
     expect(left).to_contain_text(str(constants.FREE_EDITS))
@@ -311,7 +314,12 @@ def test_quick_and_custom_edits_show_the_slider_and_count_down(page, app_server,
     expect(page.get_by_text(messages.EDIT_NOT_SUPPORTED)).to_be_visible()
     expect(left).to_contain_text("3")  # a refused edit uses none
 
+    # 'Score the edited photo' is busy from the press and says so when no answer comes.
+    rescore.holding = True
     page.get_by_role("button", name="Score the edited photo").click()
+    expect(page.get_by_role("button", name="Score the edited photo")).to_be_disabled()
+    expect_no_answer_notice(page, "rescore_edited")
+    rescore.release()
     wait_for_path(page, "/upload")
     expect(page.get_by_text(messages.PHOTO_ENHANCED_ANALYZE)).to_be_visible()
     page.get_by_role("button", name=messages.GET_MY_SCORE).click()
