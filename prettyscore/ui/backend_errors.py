@@ -14,6 +14,7 @@ import logging
 
 import reflex as rx
 from reflex.app import default_backend_exception_handler
+from reflex_base.event.context import EventContext
 
 from prettyscore.core import messages
 from prettyscore.core.outages import is_service_outage
@@ -29,8 +30,17 @@ def backend_exception_handler(exception: Exception):
     Reflex checks the signature: one argument named ``exception``, typed ``Exception``.
     """
     if is_service_outage(exception):
-        log.warning("An event failed while a service was unavailable: %r", exception)
+        log.warning("%s: an event failed while a service was unavailable: %r", _tab(), exception)
         return rx.toast.error(
             messages.SERVICE_BRIEFLY_UNAVAILABLE, id=OUTAGE_TOAST_ID, position="top-center"
         )
     return default_backend_exception_handler(exception)
+
+
+def _tab() -> str:
+    """The tab whose event failed, as the state-lock lines name it, so that a page that
+    stopped answering can be traced through the log."""
+    try:
+        return "tab " + EventContext.get().token[:36]
+    except LookupError:
+        return "a tab"

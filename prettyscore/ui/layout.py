@@ -529,15 +529,50 @@ def footer() -> rx.Component:
     )
 
 
+#: How long a page may stay not live before it asks for its state again.
+PAGE_LOAD_RETRY_SECONDS = 12
+_RELOAD_STATE_BUTTON = "ps-load-page-state-again"
+# Clicks the hidden button every PAGE_LOAD_RETRY_SECONDS while it is on the page (the
+# page is not live); one timer per window, gone once the page is live.
+_WATCH_PAGE_LOAD = f"""
+if (!window.__psPageLoadWatch) {{
+  window.__psPageLoadWatch = setInterval(() => {{
+    const again = document.getElementById("{_RELOAD_STATE_BUTTON}");
+    if (!again) {{
+      clearInterval(window.__psPageLoadWatch);
+      window.__psPageLoadWatch = null;
+      return;
+    }}
+    again.click();
+  }}, {PAGE_LOAD_RETRY_SECONDS * 1000});
+}}
+"""
+
+
 def page_ready_marker() -> rx.Component:
     """A hidden element present once the page is live (hydrated, its on_load events done).
 
     Browser tests wait for it before typing, as a person waits for a page to finish
     loading; forms use the same flag to keep their submit buttons disabled until then.
+
+    Until then, a watch: a page whose load the server never answered (its events failed
+    while Redis restarted, or were lost on the way) would stay not live, its buttons
+    disabled, until the person reloads it. After ``PAGE_LOAD_RETRY_SECONDS`` the page
+    asks for its state and its load events again, as a reconnecting socket does
+    (removing a session-storage key makes Reflex's page send its initial events again).
     """
     return rx.cond(
         rx.State.is_hydrated,
         rx.el.span(data_testid="page-ready", style={"display": "none"}),
+        rx.el.button(
+            id=_RELOAD_STATE_BUTTON,
+            type="button",
+            tab_index=-1,
+            aria_hidden="true",
+            style={"display": "none"},
+            on_click=rx.remove_session_storage(_RELOAD_STATE_BUTTON),
+            on_mount=rx.call_script(_WATCH_PAGE_LOAD),
+        ),
     )
 
 

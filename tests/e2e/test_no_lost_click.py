@@ -1,6 +1,7 @@
 """A click the server does not answer is never an idle button: "Get My Score!" is busy
 from the click, says in words when no answer has come, and its "Try again" scores the
-photo once, however many clicks arrive.
+photo once, however many clicks arrive; and a page whose load is never answered does
+not stay dead.
 
 The page's event socket runs through Playwright's websocket route: the test holds back
 the page's "Get My Score!" events (a connection that dropped them, a worker restarting)
@@ -20,6 +21,7 @@ from sqlmodel import select
 
 from prettyscore.core import messages
 from prettyscore.photos.models import Photo
+from prettyscore.ui.layout import PAGE_LOAD_RETRY_SECONDS
 from prettyscore.ui.server_wait import NO_ANSWER_SECONDS
 from tests.e2e.flows import (
     astronaut_jpeg,
@@ -212,3 +214,55 @@ def test_an_unanswered_save_on_a_phone_says_so_and_trying_again_keeps_the_photo_
     with with_app_database(app_server) as db:
         owner = member_id(db, address)
         assert len(db.exec(select(Photo).where(Photo.user_id == owner)).all()) == 1
+
+
+class LostPageLoad:
+    """The page's sockets, with every answer of the server to the page's first load
+    lost on the way (the server failed it during a Redis restart, say), until the page
+    asks for its state again by itself."""
+
+    LOAD = "hydrate_and_load"
+
+    def __init__(self):
+        self.loads_sent = 0
+        self.answers_lost = 0
+
+    def route(self, socket) -> None:
+        server = socket.connect_to_server()
+
+        def from_page(message) -> None:
+            if isinstance(message, str) and self.LOAD in message:
+                self.loads_sent += 1
+            server.send(message)
+
+        def from_server(message) -> None:
+            # Socket.IO's event packets ("42...") only: the connection itself stays up.
+            if self.loads_sent == 1 and isinstance(message, str) and message.startswith("42"):
+                self.answers_lost += 1
+                return
+            socket.send(message)
+
+        socket.on_message(from_page)
+        server.on_message(from_server)
+
+
+def test_a_page_whose_load_is_never_answered_loads_again_by_itself(page, app_server):
+    lost = LostPageLoad()
+    page.route_web_socket(re.compile(r"/_event"), lost.route)
+    page.goto(f"{app_server.base_url}/auth")
+    ready = page.get_by_test_id("page-ready")
+    form = page.locator("form").filter(
+        has=page.get_by_placeholder(messages.PASSWORD_PLACEHOLDER, exact=True)
+    )
+    sign_in = form.get_by_role("button", name=messages.SIGN_IN)
+
+    expect(sign_in).to_be_disabled()
+    page.wait_for_timeout(3000)
+    expect(ready).not_to_be_attached()  # the load's answers were lost: not live yet
+    assert lost.answers_lost > 0
+
+    expect(ready).to_be_attached(timeout=(PAGE_LOAD_RETRY_SECONDS + 10) * 1000)
+    assert lost.loads_sent == 2  # asked once more, by itself
+    form.get_by_placeholder(messages.EMAIL_PLACEHOLDER).fill("someone@example.com")
+    form.get_by_placeholder(messages.PASSWORD_PLACEHOLDER, exact=True).fill("a password")
+    expect(sign_in).to_be_enabled()
