@@ -289,39 +289,43 @@ def _custom_edit() -> rx.Component:
     )
 
 
-def _rescore_button() -> rx.Component:
-    """'Score the edited photo': busy from the click; says so when no answer comes."""
+def _waiting_button(icon: str, label: str, wait, handler, **props) -> rx.Component:
+    """A results button whose action waits on the server: busy from the click, and
+    says so when no answer comes (``ui.server_wait``)."""
     return rx.vstack(
         icon_button(
-            "scan-face",
-            "Score the edited photo",
-            variant="ghost",
-            size="2",
-            on_click=[RESCORE_WAIT.start(), ScoreState.rescore_edited],
-            on_mount=RESCORE_WAIT.reset(),
-            loading=RESCORE_WAIT.pending.value,
+            icon,
+            label,
+            on_click=[wait.start(), handler],
+            on_mount=wait.reset(),
+            loading=wait.pending.value,
+            **props,
         ),
-        RESCORE_WAIT.no_answer_notice(rx.Var.create(False), retry=ScoreState.rescore_edited),
+        wait.no_answer_notice(rx.Var.create(False), retry=handler),
         align="center",
         spacing="2",
     )
 
 
+def _rescore_button() -> rx.Component:
+    return _waiting_button(
+        "scan-face",
+        "Score the edited photo",
+        RESCORE_WAIT,
+        ScoreState.rescore_edited,
+        variant="ghost",
+        size="2",
+    )
+
+
 def _save_button() -> rx.Component:
-    """'Save to My Photos': busy from the click; says so when no answer comes."""
-    return rx.vstack(
-        icon_button(
-            "bookmark",
-            "Save to My Photos",
-            size="3",
-            style=styles.GRADIENT_BUTTON,
-            on_click=[SAVE_WAIT.start(), ScoreState.save_photo],
-            on_mount=SAVE_WAIT.reset(),
-            loading=SAVE_WAIT.pending.value,
-        ),
-        SAVE_WAIT.no_answer_notice(rx.Var.create(False), retry=ScoreState.save_photo),
-        align="center",
-        spacing="2",
+    return _waiting_button(
+        "bookmark",
+        "Save to My Photos",
+        SAVE_WAIT,
+        ScoreState.save_photo,
+        size="3",
+        style=styles.GRADIENT_BUTTON,
     )
 
 
