@@ -19,6 +19,12 @@ form's hidden field, or the event's ``attempt`` argument), "Try again" before an
 answer sends the same id, and the first answer gives the page a new one. The
 ``answers`` decorator runs an attempt at most once, keeping a digest of the attempts a
 state has run in its ``_answered_attempts`` backend var.
+
+A press that went to a worker that died, or over a socket that dropped, is sent again
+by the page itself once its socket is back: the reconnect hydrates the page afresh
+(``is_hydrated`` goes false, then true), and a wait still unanswered across that sends
+its press again with the same attempt id, as "Try again" would. Nobody has to notice
+the outage, and a press the server did run is not run twice.
 """
 
 from __future__ import annotations
@@ -59,6 +65,8 @@ class ServerWait:
         self.attempt = ClientStateVar.create(f"attempt_{name}", _NEW_ATTEMPT)
         # The arguments of the last press, for "Try again" (``send`` and ``retry``).
         self.sent = ClientStateVar.create(f"sent_{name}", [])
+        # Set when the page lost its live state while this press was unanswered.
+        self.cut_off = ClientStateVar.create(f"cut_off_{name}", False)
 
     def start(self) -> Any:
         """The client-side event that marks the action as sent (put before the action)."""
@@ -76,7 +84,11 @@ class ServerWait:
 
     def answered(self) -> list:
         """The server-side events that end the wait and give the page a new attempt."""
-        return [self.pending.push(False), self.attempt.push(secrets.token_urlsafe(9))]
+        return [
+            self.pending.push(False),
+            self.cut_off.push(False),
+            self.attempt.push(secrets.token_urlsafe(9)),
+        ]
 
     def answering(self, outcome: Any) -> list:
         """A handler's outcome (None, an event or a list of them) with the wait ended."""
@@ -108,7 +120,11 @@ class ServerWait:
 
     def reset(self) -> Any:
         """The client-side events that forget an earlier wait (a page opened afresh)."""
-        return [self.pending.set_value(False), self.attempt.set_value(_NEW_ATTEMPT)]
+        return [
+            self.pending.set_value(False),
+            self.cut_off.set_value(False),
+            self.attempt.set_value(_NEW_ATTEMPT),
+        ]
 
     def busy(self, acknowledged: rx.Var) -> rx.Var:
         """Whether the button shows it is busy: sent, or under way on the server."""
@@ -122,7 +138,36 @@ class ServerWait:
 
     def no_answer_notice(self, acknowledged: rx.Var, retry: Any = None) -> rx.Component:
         """Said when the click has gone ``NO_ANSWER_SECONDS`` without an answer. Its
-        "Try again" sends ``retry``; without one it submits the form it is in again."""
+        "Try again" sends ``retry``; without one it submits the form it is in again.
+        Either is also sent by itself after a reconnect (``resend_after_reconnect``)."""
+        return rx.fragment(
+            self._notice(acknowledged, retry),
+            self.resend_after_reconnect(acknowledged, retry),
+        )
+
+    def resend_after_reconnect(self, acknowledged: rx.Var, retry: Any = None) -> rx.Component:
+        """Two hidden markers: the first notes that the page went back to hydrating
+        while the press was unanswered (its socket dropped and connected again), the
+        second, once the page is live again, sends the press again: ``retry``, or the
+        submission of the form it is in."""
+        unanswered = self.pending.value & ~acknowledged
+        resend = retry if retry is not None else rx.call_script(_submit_form_of(self.name))
+        return rx.fragment(
+            rx.cond(
+                unanswered & ~rx.State.is_hydrated & ~self.cut_off.value,
+                rx.el.span(hidden=True, on_mount=self.cut_off.set_value(True)),
+            ),
+            rx.cond(
+                unanswered & self.cut_off.value & rx.State.is_hydrated,
+                rx.el.span(
+                    hidden=True,
+                    data_resend_of=self.name,
+                    on_mount=[self.cut_off.set_value(False), resend],
+                ),
+            ),
+        )
+
+    def _notice(self, acknowledged: rx.Var, retry: Any) -> rx.Component:
         again = {"on_click": retry} if retry is not None else {"type": "submit"}
         return rx.cond(
             self.pending.value & ~acknowledged,
@@ -182,6 +227,12 @@ class FormWait(ServerWait):
             return form_data.pop(ATTEMPT_FIELD, ""), form_data
 
         return attempt_of
+
+
+def _submit_form_of(name: str) -> str:
+    """The script that submits the form holding the resend marker of the wait ``name``."""
+    marker = json.dumps(f'[data-resend-of="{name}"]')
+    return f"document.querySelector({marker})?.closest('form')?.requestSubmit()"
 
 
 async def _first_run(state, attempt: str, values: Any) -> bool:

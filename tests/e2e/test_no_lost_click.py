@@ -19,6 +19,7 @@ import pytest
 from playwright.sync_api import expect
 from sqlmodel import select
 
+from prettyscore.accounts.models import AuthSession
 from prettyscore.core import messages
 from prettyscore.photos.models import Photo
 from prettyscore.ui.layout import PAGE_LOAD_RETRY_SECONDS
@@ -31,6 +32,9 @@ from tests.e2e.flows import (
     open_page,
     score_photo,
     see_the_score,
+    sign_in,
+    sign_in_form,
+    wait_for_path,
     with_app_database,
 )
 from tests.e2e.test_phone_layout import measure
@@ -93,6 +97,40 @@ class HeldClicks:
         with self._lock:
             server, message = self.held.pop(0)
             server.send(message)
+
+
+class CutConnection(HeldClicks):
+    """Held clicks whose connection can be cut, as when the worker that holds it dies:
+    the held frames are lost with it, and the page's next connection goes through."""
+
+    def __init__(self, event: str, *, holding: bool = True):
+        super().__init__(event, holding=holding)
+        self.connections: list[tuple[object, object]] = []
+
+    def route(self, socket) -> None:
+        self.connections.append((socket, socket.connect_to_server()))
+        page_side, server = self.connections[-1]
+
+        def from_page(message) -> None:
+            with self._lock:
+                if self.holding and isinstance(message, str) and self.event in message:
+                    self.held.append((server, message))
+                    return
+            server.send(message)
+
+        page_side.on_message(from_page)
+
+    def cut(self) -> int:
+        """Drop the held frames and close every connection; how many were held."""
+        with self._lock:
+            self.holding = False
+            lost = len(self.held)
+            self.held.clear()
+            connections, self.connections = self.connections, []
+        for page_side, server in connections:
+            server.close()
+            page_side.close()
+        return lost
 
 
 def _send_in_order(frames: list[tuple[object, str]]) -> None:
@@ -266,3 +304,35 @@ def test_a_page_whose_load_is_never_answered_loads_again_by_itself(page, app_ser
     form.get_by_placeholder(messages.EMAIL_PLACEHOLDER).fill("someone@example.com")
     form.get_by_placeholder(messages.PASSWORD_PLACEHOLDER, exact=True).fill("a password")
     expect(sign_in).to_be_enabled()
+
+
+def test_a_press_lost_with_its_connection_is_sent_again_once_the_page_is_back(
+    new_context, app_server, tmp_path
+):
+    """A sign-in, then a Save, each sent to a connection that dies before the server
+    hears it: once the page has connected again it sends the press by itself, and each
+    runs once, without anyone pressing "Try again"."""
+    address = new_member(new_context().new_page(), app_server.base_url, "reconnect")
+    page = new_context(viewport=(390, 800)).new_page()
+    clicks = CutConnection("auth_form_state.submit_sign_in")
+    page.route_web_socket(re.compile(r"/_event"), clicks.route)
+    open_page(page, f"{app_server.base_url}/auth")
+    sign_in(page, address)
+    expect(sign_in_form(page).get_by_role("button", name=messages.SIGN_IN)).to_be_disabled()
+    page.wait_for_timeout(500)
+    assert clicks.cut() == 1
+    wait_for_path(page, "/dashboard")
+    with with_app_database(app_server) as db:
+        owner = member_id(db, address)
+        sessions = db.exec(select(AuthSession).where(AuthSession.user_id == owner)).all()
+    assert len(sessions) == 2  # the sign-up's, and this one sign-in's
+
+    score_photo(page, app_server.base_url, astronaut_jpeg(tmp_path))
+    clicks.event, clicks.holding = "score_state.save_photo", True
+    page.get_by_role("button", name="Save to My Photos").click()
+    page.wait_for_timeout(500)
+    assert clicks.cut() == 1
+    expect(page.get_by_role("button", name="Saved")).to_be_disabled(timeout=20_000)
+    expect(page.get_by_test_id("no-answer-save")).to_have_count(0)
+    with with_app_database(app_server) as db:
+        assert len(db.exec(select(Photo).where(Photo.user_id == owner)).all()) == 1
