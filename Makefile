@@ -123,15 +123,16 @@ worker: setup migrate
 # databases, ports and folders); the browser tests and benchmarks then run one at a time,
 # since two app builds and two Chromiums at once starve a 2-core machine (the browser
 # tests outside tests/e2e are named there: the Redis and PostgreSQL restarts). Both steps
-# always run; the run fails if either does. With PYTEST_ARGS, one plain pytest run with
-# those arguments.
+# always run; the run fails if either does. Each prints its 20 slowest tests, so a run
+# that grows longer says where. With PYTEST_ARGS, one plain pytest run with those
+# arguments.
 test: setup-dev chromium
 	@$(JS_ENV); export CHROMIUM="$(CHROMIUM)"; \
 	if [ -n "$(PYTEST_ARGS)" ]; then exec $(BIN)/python -m pytest $(PYTEST_ARGS); fi; \
 	without_browser=0; in_browser=0; \
-	$(BIN)/python -m pytest -m "not e2e" --ignore=tests/perf -n auto || without_browser=$$?; \
+	$(BIN)/python -m pytest -m "not e2e" --ignore=tests/perf -n auto --durations=20 || without_browser=$$?; \
 	$(BIN)/python -m pytest tests/e2e tests/security/test_service_restarts.py \
-		|| in_browser=$$?; \
+		--durations=20 || in_browser=$$?; \
 	if [ $$without_browser -ne 0 ] || [ $$in_browser -ne 0 ]; then exit 1; fi
 
 lint: $(DEV_STAMP)
