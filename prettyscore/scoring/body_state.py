@@ -25,7 +25,7 @@ from prettyscore.core.media import get_media_store, media_url
 from prettyscore.core.settings import get_settings
 from prettyscore.core.workers import photo_work
 from prettyscore.gates.state import FeatureGateState
-from prettyscore.scoring import body_service
+from prettyscore.scoring import body_service, shown_tab
 from prettyscore.scoring.body_service import FEATURES, RESULTS_ROUTES, UPLOAD_ROUTES
 from prettyscore.ui.guarded import guarded
 from prettyscore.ui.server_wait import ServerWait
@@ -210,7 +210,9 @@ class BodyScoreState(UploadProgress, AuthState):
             if self._staged.get(kind) == key:
                 self._staged = {k: v for k, v in self._staged.items() if k != kind}
                 self.preview_url = ""
-            self._set_navigation(kind, body_service.result_navigation(result))
+            navigation = body_service.result_navigation(result)
+            self._set_navigation(kind, navigation)
+            await shown_tab.keep(self, navigation, kind)
         return rx.redirect(RESULTS_ROUTES[kind])
 
     async def _wait_for_upload(self) -> bool:
@@ -246,7 +248,7 @@ class BodyScoreState(UploadProgress, AuthState):
         if kind not in BODY_KINDS:
             return rx.redirect(routes.HOME)
         user = await self._current_user()
-        navigation = self._navigation.get(kind) or {}
+        navigation = await self._navigation_of(kind)
         try:
             result = await run_in_session(
                 body_service.result_to_show, user and user.id, kind, navigation
@@ -259,6 +261,7 @@ class BodyScoreState(UploadProgress, AuthState):
         if not navigation.get("result"):  # the hands default: the same one on a reload
             navigation = body_service.result_navigation(result)
             self._set_navigation(kind, navigation)
+            await shown_tab.keep(self, navigation, kind)
         self._show(result, saved=bool(navigation.get("saved")))
         return BodyScoreState.end_celebration if self.celebrate else None
 
@@ -280,16 +283,27 @@ class BodyScoreState(UploadProgress, AuthState):
         async with self:
             self.celebrate = False
 
-    def _result_on_show(self) -> tuple[str, dict]:
-        kind = self.result_kind
-        return kind, (self._navigation.get(kind) or {}) if kind else {}
+    async def _navigation_of(self, kind: str) -> dict:
+        """What the results page of ``kind`` receives; if the tab's state was lost with
+        it (Redis restarted empty, say), the one kept for the tab (``shown_tab``)."""
+        navigation = self._navigation.get(kind)
+        if not navigation and (navigation := await shown_tab.find(self, kind)):
+            self._set_navigation(kind, navigation)
+        return navigation or {}
+
+    async def _result_on_show(self) -> tuple[str, dict]:
+        """The kind on show and its navigation. A lost state knows the kind only from
+        the results page the press came from."""
+        on_page = {route: kind for kind, route in RESULTS_ROUTES.items()}
+        kind = self.result_kind or on_page.get(self.router.page.path, "")
+        return kind, await self._navigation_of(kind) if kind else {}
 
     @rx.event
     @BODY_SAVE_WAIT.answers
     async def save(self, attempt: str = ""):
         """'Save to Dashboard': members only, once, from the result the server holds (and
         once per ``attempt``)."""
-        kind, navigation = self._result_on_show()
+        kind, navigation = await self._result_on_show()
         if not navigation.get("result"):
             return rx.redirect(UPLOAD_ROUTES.get(kind, "/"))
         if navigation.get("saved"):
@@ -309,13 +323,14 @@ class BodyScoreState(UploadProgress, AuthState):
         if call.failed:
             return call.toast
         self._set_navigation(kind, {**navigation, "saved": True})
+        await shown_tab.keep(self, self._navigation[kind], kind)
         self.saved = True
         return rx.toast.success(messages.RESULTS_SAVED)
 
     @rx.event
     async def download_card(self):
         """'Download Result Card': the 600×800 PNG, drawn on the server."""
-        _, navigation = self._result_on_show()
+        _, navigation = await self._result_on_show()
         if not navigation.get("result"):
             return rx.toast.error(messages.FAILED_TO_DOWNLOAD_RETRY)
         result = ScoreResult.from_dict(navigation["result"])

@@ -26,14 +26,13 @@ from prettyscore.core.workers import edit_work, photo_work
 from prettyscore.editing import service as editing
 from prettyscore.photos import card as result_card
 from prettyscore.photos import service as photos_service
-from prettyscore.scoring import shown
+from prettyscore.scoring import shown_tab
 from prettyscore.ui import ai_edit, early_photo
 from prettyscore.ui.explanation import ExplanationNote, explanation_notes
 from prettyscore.ui.guarded import guarded
 from prettyscore.ui.server_wait import FormWait, ServerWait
 from prettyscore.ui.share import share_text
 from prettyscore.ui.upload_watch import UploadProgress
-from prettyscore.web.browser_key import browser_key_from
 
 HOME_UPLOAD_ID = "home_upload"
 UPLOAD_PAGE_ID = "upload_page"
@@ -270,28 +269,20 @@ class ScoreState(UploadProgress, AuthState):
         self.celebrate = result.score >= constants.CELEBRATION_MIN_SCORE
         self.leaderboard_open = result.score >= constants.LEADERBOARD_DIALOG_MIN_SCORE
 
-    def _socket_browser_key(self) -> str:
-        return browser_key_from(self.router.headers.cookie)
-
     async def _keep_shown_result(self) -> None:
         """Write the shown result where a lost tab state finds it again (``shown``)."""
-        keys = (self._socket_browser_key(), self._browser_key)
-        token = self.router.session.client_token
-        with guarded("Keeping a shown result", refusals=False):
-            await run_in_session(shown.keep, token, keys, self._current_result().to_dict())
+        await shown_tab.keep(self, self._current_result().to_dict())
 
     async def _shown_result(self) -> ScoreResult | None:
         """The result this tab shows; if the tab's state was lost with it (Redis
         restarted empty, say), the one kept for the tab, shown again as it was."""
         if self._result:
             return self._current_result()
-        with guarded("Finding a shown result", refusals=False):
-            token, key = self.router.session.client_token, self._socket_browser_key()
-            kept = await run_in_session(shown.find, token, key)
-            if kept:
-                self._show_result(ScoreResult.from_dict(kept))
-                # Only the score again: the confetti and the opt-in came the first time.
-                self.celebrate = self.leaderboard_open = False
+        kept = await shown_tab.find(self)
+        if kept:
+            self._show_result(ScoreResult.from_dict(kept))
+            # Only the score again: the confetti and the opt-in came the first time.
+            self.celebrate = self.leaderboard_open = False
         return self._current_result()
 
     # -- results -----------------------------------------------------------------

@@ -21,6 +21,7 @@ from prettyscore.gates.models import FeatureUsage
 from prettyscore.photos.models import Photo
 from tests.e2e.flows import (
     astronaut_jpeg,
+    lose_tab_state,
     member_id,
     new_member,
     open_page,
@@ -204,6 +205,34 @@ def test_a_premium_member_scores_hands_from_the_camera_and_finds_them_in_my_phot
     page.get_by_role("button", name=messages.GET_MY_SCORE).click()
     expect(page.get_by_text(messages.NO_HAND_FOUND)).to_be_visible(timeout=15_000)
     assert uses(app_server, address, gates.HANDS_SCORING) == 2
+
+
+def test_a_hands_score_on_screen_survives_its_tab_losing_its_state(page, app_server, photos):
+    """Redis loses the tab's state while the member looks at their hands score: Save
+    still saves that score once, and a reload still shows it, saved."""
+    if not app_server.redis_url:
+        pytest.skip("the in-memory state manager keeps a tab's state while the app runs")
+    base = app_server.base_url
+    address = new_member(page, base, "kept-hands")
+    make_premium(app_server, address)
+    open_page(page, f"{base}/hands-upload")
+    choose_from_gallery(page, photos["hand"])
+    get_the_score(page, messages.GET_MY_SCORE, "/hands-results")
+    results = page.get_by_test_id("body-results")
+    score = results.get_by_test_id("score-value").inner_text()
+
+    lose_tab_state(app_server, page)
+    results.get_by_role("button", name=messages.SAVE_TO_DASHBOARD).click()
+    expect(page.get_by_text(messages.RESULTS_SAVED)).to_be_visible()
+    wait_for_path(page, "/hands-results")
+
+    lose_tab_state(app_server, page)
+    page.reload()
+    wait_for_path(page, "/hands-results")
+    expect(results.get_by_test_id("score-value")).to_have_text(score)
+    expect(results.get_by_role("button", name=messages.SAVE_TO_DASHBOARD)).to_have_count(0)
+    [photo] = saved_photos(app_server, address)
+    assert (photo.photo_type, shown(photo.score)) == ("hands", score)
 
 
 def test_a_member_scores_a_pet_and_visitors_are_asked_to_sign_in(
