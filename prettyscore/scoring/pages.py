@@ -296,12 +296,12 @@ def _waiting_button(icon: str, label: str, wait, handler, **props) -> rx.Compone
         icon_button(
             icon,
             label,
-            on_click=[wait.start(), handler],
+            on_click=wait.send(handler),
             on_mount=wait.reset(),
             loading=wait.pending.value,
             **props,
         ),
-        wait.no_answer_notice(rx.Var.create(False), retry=handler),
+        wait.no_answer_notice(rx.Var.create(False), retry=wait.retry(handler, 0)),
         align="center",
         spacing="2",
     )
@@ -342,7 +342,7 @@ def _save_or_sign_in() -> rx.Component:
             messages.SIGN_IN_TO_SAVE,
             size="3",
             variant="outline",
-            on_click=ScoreState.save_photo,
+            on_click=ScoreState.save_photo(""),
         ),
     )
 

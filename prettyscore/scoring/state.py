@@ -314,11 +314,12 @@ class ScoreState(UploadProgress, AuthState):
         return ScoreResult.from_dict(self._result) if self._result else None
 
     @rx.event
-    async def save_photo(self):
+    @SAVE_WAIT.answers
+    async def save_photo(self, attempt: str = ""):
         """Save to My Photos (members only; visitors are asked to sign in and come back).
-        Every outcome ends the browser's wait (``SAVE_WAIT``)."""
-        outcome = await self._save(listing=None, success=messages.PHOTO_SAVED)
-        return SAVE_WAIT.answering(outcome)
+        Every outcome ends the browser's wait (``SAVE_WAIT``); a press sent again before
+        its answer (``attempt``) saves and says so once."""
+        return await self._save(listing=None, success=messages.PHOTO_SAVED)
 
     @rx.event
     @JOIN_WAIT.answers
@@ -450,16 +451,17 @@ class ScoreState(UploadProgress, AuthState):
         self.saved = False
 
     @rx.event
-    async def rescore_edited(self):
+    @RESCORE_WAIT.answers
+    async def rescore_edited(self, attempt: str = ""):
         """Take the edited photo back to /upload to analyse it ('Photo enhanced! ...').
-        Every outcome ends the browser's wait (``RESCORE_WAIT``)."""
+        Every outcome ends the browser's wait (``RESCORE_WAIT``), once per ``attempt``."""
         result = await self._shown_result()
         if result is None or not result.edited_key:
-            return RESCORE_WAIT.answering(rx.toast.error(messages.PLEASE_UPLOAD_PHOTO_FIRST))
+            return rx.toast.error(messages.PLEASE_UPLOAD_PHOTO_FIRST)
         self._staged_key = result.edited_key
         self.preview_url = media_url(result.edited_key)
         self.enhanced_notice = True
-        return RESCORE_WAIT.answering(rx.redirect(routes.UPLOAD))
+        return rx.redirect(routes.UPLOAD)
 
 
 async def shown_result(scores: ScoreState) -> ScoreResult | None:

@@ -24,7 +24,9 @@ A press that went to a worker that died, or over a socket that dropped, is sent 
 by the page itself once its socket is back: the reconnect hydrates the page afresh
 (``is_hydrated`` goes false, then true), and a wait still unanswered across that sends
 its press again with the same attempt id, as "Try again" would. Nobody has to notice
-the outage, and a press the server did run is not run twice.
+the outage, and a press the server did run is not run twice. Only a press made on a
+live page counts: one made while the page was still loading was queued by the page and
+goes in its turn, so sending it again would only repeat it.
 """
 
 from __future__ import annotations
@@ -65,8 +67,9 @@ class ServerWait:
         self.attempt = ClientStateVar.create(f"attempt_{name}", _NEW_ATTEMPT)
         # The arguments of the last press, for "Try again" (``send`` and ``retry``).
         self.sent = ClientStateVar.create(f"sent_{name}", [])
-        # Set when the page lost its live state while this press was unanswered.
-        self.cut_off = ClientStateVar.create(f"cut_off_{name}", False)
+        # Where an unanswered press stands with the page's connection: "" (not yet
+        # seen live), "live", or "cut" (the page went back to hydrating since).
+        self.link = ClientStateVar.create(f"link_{name}", "")
 
     def start(self) -> Any:
         """The client-side event that marks the action as sent (put before the action)."""
@@ -86,7 +89,7 @@ class ServerWait:
         """The server-side events that end the wait and give the page a new attempt."""
         return [
             self.pending.push(False),
-            self.cut_off.push(False),
+            self.link.push(""),
             self.attempt.push(secrets.token_urlsafe(9)),
         ]
 
@@ -122,7 +125,7 @@ class ServerWait:
         """The client-side events that forget an earlier wait (a page opened afresh)."""
         return [
             self.pending.set_value(False),
-            self.cut_off.set_value(False),
+            self.link.set_value(""),
             self.attempt.set_value(_NEW_ATTEMPT),
         ]
 
@@ -146,25 +149,24 @@ class ServerWait:
         )
 
     def resend_after_reconnect(self, acknowledged: rx.Var, retry: Any = None) -> rx.Component:
-        """Two hidden markers: the first notes that the page went back to hydrating
-        while the press was unanswered (its socket dropped and connected again), the
-        second, once the page is live again, sends the press again: ``retry``, or the
-        submission of the form it is in."""
+        """Hidden markers that follow an unanswered press through the page's
+        connection: seen on a live page, then back to hydrating (its socket dropped and
+        connected again), then live again, when the press is sent again: ``retry``, or
+        the submission of the form it is in."""
         unanswered = self.pending.value & ~acknowledged
+        live = rx.State.is_hydrated
         resend = retry if retry is not None else rx.call_script(_submit_form_of(self.name))
         return rx.fragment(
-            rx.cond(
-                unanswered & ~rx.State.is_hydrated & ~self.cut_off.value,
-                rx.el.span(hidden=True, on_mount=self.cut_off.set_value(True)),
-            ),
-            rx.cond(
-                unanswered & self.cut_off.value & rx.State.is_hydrated,
-                rx.el.span(
-                    hidden=True,
-                    data_resend_of=self.name,
-                    on_mount=[self.cut_off.set_value(False), resend],
-                ),
-            ),
+            self._marker(unanswered & live & (self.link.value == ""), "live"),
+            self._marker(unanswered & ~live & (self.link.value == "live"), "cut"),
+            self._marker(unanswered & live & (self.link.value == "cut"), "live", resend),
+        )
+
+    def _marker(self, shown: rx.Var, link: str, *then: Any) -> rx.Component:
+        """Mounted while ``shown``: moves the press's ``link`` on, then runs ``then``."""
+        return rx.cond(
+            shown,
+            rx.el.span(hidden=True, on_mount=[self.link.set_value(link), *then]),
         )
 
     def _notice(self, acknowledged: rx.Var, retry: Any) -> rx.Component:
@@ -230,8 +232,9 @@ class FormWait(ServerWait):
 
 
 def _submit_form_of(name: str) -> str:
-    """The script that submits the form holding the resend marker of the wait ``name``."""
-    marker = json.dumps(f'[data-resend-of="{name}"]')
+    """The script that submits the form of the wait ``name``: the one its no-answer
+    notice is in (mounted, though not yet visible, while a press is unanswered)."""
+    marker = json.dumps(f'[data-testid="no-answer-{name}"]')
     return f"document.querySelector({marker})?.closest('form')?.requestSubmit()"
 
 

@@ -336,3 +336,74 @@ def test_a_press_lost_with_its_connection_is_sent_again_once_the_page_is_back(
     expect(page.get_by_test_id("no-answer-save")).to_have_count(0)
     with with_app_database(app_server) as db:
         assert len(db.exec(select(Photo).where(Photo.user_id == owner)).all()) == 1
+
+
+class SlowPageLoad:
+    """The page's sockets, with the server's frames held from the first that says the
+    page is loading (a page load's snapshot) until ``release``; and a count of the
+    page's frames of ``event``."""
+
+    LOADING = re.compile(r'is_hydrated[^"]*":\s*false')
+
+    def __init__(self, event: str):
+        self.event = event
+        self.sent = 0
+        self.holding = False
+        self.held: list[tuple[object, str]] = []
+        self._lock = threading.Lock()
+
+    def route(self, socket) -> None:
+        server = socket.connect_to_server()
+
+        def from_page(message) -> None:
+            if isinstance(message, str) and self.event in message:
+                self.sent += 1
+            server.send(message)
+
+        def from_server(message) -> None:
+            with self._lock:
+                loading = isinstance(message, str) and self.LOADING.search(message)
+                if self.holding and (self.held or loading):
+                    self.held.append((socket, message))
+                    return
+            socket.send(message)
+
+        socket.on_message(from_page)
+        server.on_message(from_server)
+
+    def release(self) -> None:
+        with self._lock:
+            self.holding = False
+            _send_in_order(self.held)
+
+
+def test_a_save_pressed_while_the_results_page_loads_is_sent_and_saved_once(
+    page, app_server, tmp_path
+):
+    """Save pressed as soon as the score shows, while /results is still loading: the
+    page sends it once (it is not taken for a press cut off by a reconnect), and it is
+    saved and said once."""
+    address = new_member(page, app_server.base_url, "early-save")
+    slow = SlowPageLoad("score_state.save_photo")
+    page.route_web_socket(re.compile(r"/_event"), slow.route)
+    open_page(page, f"{app_server.base_url}/upload")
+    choose_on_upload_page(page, astronaut_jpeg(tmp_path))
+    slow.holding = True
+    page.get_by_role("button", name=messages.GET_MY_SCORE).click()
+    save = page.get_by_role("button", name="Save to My Photos")
+    expect(save).to_be_visible(timeout=30_000)
+    deadline = time.monotonic() + 10
+    while not slow.held and time.monotonic() < deadline:
+        page.wait_for_timeout(50)
+    assert slow.held, "the results page's load was not seen"
+    save.click()
+    page.wait_for_timeout(500)
+    slow.release()
+
+    expect(page.get_by_role("button", name="Saved")).to_be_disabled(timeout=20_000)
+    page.wait_for_timeout(3000)
+    assert slow.sent == 1
+    expect(page.get_by_text(messages.PHOTO_SAVED)).to_have_count(1)
+    with with_app_database(app_server) as db:
+        owner = member_id(db, address)
+        assert len(db.exec(select(Photo).where(Photo.user_id == owner)).all()) == 1
