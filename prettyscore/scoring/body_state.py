@@ -295,7 +295,7 @@ class BodyScoreState(UploadProgress, AuthState):
         """The kind on show and its navigation. A lost state knows the kind only from
         the results page the press came from."""
         on_page = {route: kind for kind, route in RESULTS_ROUTES.items()}
-        kind = self.result_kind or on_page.get(self.router.page.path, "")
+        kind = self.result_kind or on_page.get(self.router.url.path.rstrip("/") or "/", "")
         return kind, await self._navigation_of(kind) if kind else {}
 
     @rx.event
