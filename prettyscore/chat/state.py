@@ -156,8 +156,10 @@ class ChatState(AuthState):
             name, found = await run_in_session(_opening, user.id, request_id)
         except DomainError as error:
             return [rx.toast.error(error.message), rx.redirect(routes.HOME)]
-        if request_id != self._request_id:
-            self.draft = ""  # a reconnect re-runs on_load: keep what is being typed
+        if self._request_id and request_id != self._request_id:
+            # Another chat: its own empty draft. A reconnect re-runs on_load, and a state
+            # Redis lost knows no chat at all: both keep what is being typed.
+            self.draft = ""
         self._request_id, self._user_id = request_id, str(user.id)
         self.other_name = name
         self.lines = [_line(message, user.id) for message in found]

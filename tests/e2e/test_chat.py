@@ -154,6 +154,18 @@ def test_a_message_sent_after_redis_lost_the_tab_state_reaches_the_open_chat(
     expect(mine).to_have_text(["Before the restart", "After the restart"])
     expect(_chat_input(alice)).to_have_value("")
     wait_for_path(alice, f"/messages/{request_id}")
+
+    # Lost again while typing: the chat opens again on the fresh state, and the text
+    # being typed stays in the field (it used to be cleared, so Enter sent nothing).
+    lose_tab_state(app_server, alice)
+    _chat_input(alice).fill("Typed across the restart")
+    alice.wait_for_timeout(2000)  # the state rebuilt, and the chat's load run again
+    expect(_chat_input(alice)).to_have_value("Typed across the restart")
+    _chat_input(alice).press("Enter")
+    expect(_theirs(bob)).to_have_text(
+        ["Before the restart", "After the restart", "Typed across the restart"],
+        timeout=ARRIVES_WITHIN_MS,
+    )
     expect(alice.get_by_text(messages.CONTACT_REQUEST_NOT_FOUND)).to_have_count(0)
     # Her page follows the conversation live again: Bob's answer shows without a reload.
     _chat_input(bob).fill("Welcome back")
