@@ -25,7 +25,7 @@ from prettyscore.core.media import get_media_store, media_url
 from prettyscore.core.settings import get_settings
 from prettyscore.core.workers import photo_work
 from prettyscore.gates.state import FeatureGateState
-from prettyscore.scoring import body_service, shown_tab
+from prettyscore.scoring import body_service, shown_state
 from prettyscore.scoring.body_service import FEATURES, RESULTS_ROUTES, UPLOAD_ROUTES
 from prettyscore.ui.guarded import guarded
 from prettyscore.ui.server_wait import ServerWait
@@ -212,7 +212,7 @@ class BodyScoreState(UploadProgress, AuthState):
                 self.preview_url = ""
             navigation = body_service.result_navigation(result)
             self._set_navigation(kind, navigation)
-            await shown_tab.keep(self, navigation, kind)
+            await shown_state.keep(self, navigation, kind)
         return rx.redirect(RESULTS_ROUTES[kind])
 
     async def _wait_for_upload(self) -> bool:
@@ -261,7 +261,7 @@ class BodyScoreState(UploadProgress, AuthState):
         if not navigation.get("result"):  # the hands default: the same one on a reload
             navigation = body_service.result_navigation(result)
             self._set_navigation(kind, navigation)
-            await shown_tab.keep(self, navigation, kind)
+            await shown_state.keep(self, navigation, kind)
         self._show(result, saved=bool(navigation.get("saved")))
         return BodyScoreState.end_celebration if self.celebrate else None
 
@@ -285,9 +285,9 @@ class BodyScoreState(UploadProgress, AuthState):
 
     async def _navigation_of(self, kind: str) -> dict:
         """What the results page of ``kind`` receives; if the tab's state was lost with
-        it (Redis restarted empty, say), the one kept for the tab (``shown_tab``)."""
+        it (Redis restarted empty, say), the one kept for the tab (``shown_state``)."""
         navigation = self._navigation.get(kind)
-        if not navigation and (navigation := await shown_tab.find(self, kind)):
+        if not navigation and (navigation := await shown_state.find(self, kind)):
             self._set_navigation(kind, navigation)
         return navigation or {}
 
@@ -323,7 +323,7 @@ class BodyScoreState(UploadProgress, AuthState):
         if call.failed:
             return call.toast
         self._set_navigation(kind, {**navigation, "saved": True})
-        await shown_tab.keep(self, self._navigation[kind], kind)
+        await shown_state.keep(self, self._navigation[kind], kind)
         self.saved = True
         return rx.toast.success(messages.RESULTS_SAVED)
 

@@ -26,7 +26,7 @@ from prettyscore.core.workers import edit_work, photo_work
 from prettyscore.editing import service as editing
 from prettyscore.photos import card as result_card
 from prettyscore.photos import service as photos_service
-from prettyscore.scoring import shown_tab
+from prettyscore.scoring import shown_state
 from prettyscore.ui import ai_edit, early_photo
 from prettyscore.ui.explanation import ExplanationNote, explanation_notes
 from prettyscore.ui.guarded import guarded
@@ -271,14 +271,14 @@ class ScoreState(UploadProgress, AuthState):
 
     async def _keep_shown_result(self) -> None:
         """Write the shown result where a lost tab state finds it again (``shown``)."""
-        await shown_tab.keep(self, self._current_result().to_dict())
+        await shown_state.keep(self, self._current_result().to_dict())
 
     async def _shown_result(self) -> ScoreResult | None:
         """The result this tab shows; if the tab's state was lost with it (Redis
         restarted empty, say), the one kept for the tab, shown again as it was."""
         if self._result:
             return self._current_result()
-        kept = await shown_tab.find(self)
+        kept = await shown_state.find(self)
         if kept:
             self._show_result(ScoreResult.from_dict(kept))
             # Only the score again: the confetti and the opt-in came the first time.
