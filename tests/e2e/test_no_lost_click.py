@@ -47,25 +47,32 @@ ANALYSE_EVENT = "score_state.analyse"
 class HeldClicks:
     """The page's event sockets, holding back one event's frames while ``holding``; each
     held frame goes, when released, to the server connection of the socket it came on.
-    With ``answers``, the server's frames that match it are held back too, until
-    ``release_answers``."""
+    ``sent`` counts the page's frames of that event, held or not. While ``answers`` is
+    set, the server's frames from the first that matches it on are held back too, until
+    ``release_answers``. ``cut`` closes every connection with its held frames, as when
+    the worker that holds them dies."""
 
     def __init__(self, event: str, *, holding: bool = True, answers: str | None = None):
         self.event = event
         self.holding = holding
+        self.sent = 0
         self.held: list[tuple[object, str]] = []
         self.answers = re.compile(answers) if answers else None
         self.held_answers: list[tuple[object, str]] = []
+        self.connections: list[tuple[object, object]] = []
         self._lock = threading.Lock()
 
     def route(self, socket) -> None:
         server = socket.connect_to_server()
+        self.connections.append((socket, server))
 
         def from_page(message) -> None:
             with self._lock:
-                if self.holding and isinstance(message, str) and self.event in message:
-                    self.held.append((server, message))
-                    return
+                if isinstance(message, str) and self.event in message:
+                    self.sent += 1
+                    if self.holding:
+                        self.held.append((server, message))
+                        return
             server.send(message)
 
         def from_server(message) -> None:
@@ -79,8 +86,7 @@ class HeldClicks:
             socket.send(message)
 
         socket.on_message(from_page)
-        if self.answers is not None:
-            server.on_message(from_server)
+        server.on_message(from_server)
 
     def release_answers(self) -> None:
         with self._lock:
@@ -97,28 +103,6 @@ class HeldClicks:
         with self._lock:
             server, message = self.held.pop(0)
             server.send(message)
-
-
-class CutConnection(HeldClicks):
-    """Held clicks whose connection can be cut, as when the worker that holds it dies:
-    the held frames are lost with it, and the page's next connection goes through."""
-
-    def __init__(self, event: str, *, holding: bool = True):
-        super().__init__(event, holding=holding)
-        self.connections: list[tuple[object, object]] = []
-
-    def route(self, socket) -> None:
-        self.connections.append((socket, socket.connect_to_server()))
-        page_side, server = self.connections[-1]
-
-        def from_page(message) -> None:
-            with self._lock:
-                if self.holding and isinstance(message, str) and self.event in message:
-                    self.held.append((server, message))
-                    return
-            server.send(message)
-
-        page_side.on_message(from_page)
 
     def cut(self) -> int:
         """Drop the held frames and close every connection; how many were held."""
@@ -314,7 +298,7 @@ def test_a_press_lost_with_its_connection_is_sent_again_once_the_page_is_back(
     runs once, without anyone pressing "Try again"."""
     address = new_member(new_context().new_page(), app_server.base_url, "reconnect")
     page = new_context(viewport=(390, 800)).new_page()
-    clicks = CutConnection("auth_form_state.submit_sign_in")
+    clicks = HeldClicks("auth_form_state.submit_sign_in")
     page.route_web_socket(re.compile(r"/_event"), clicks.route)
     open_page(page, f"{app_server.base_url}/auth")
     sign_in(page, address)
@@ -338,43 +322,7 @@ def test_a_press_lost_with_its_connection_is_sent_again_once_the_page_is_back(
         assert len(db.exec(select(Photo).where(Photo.user_id == owner)).all()) == 1
 
 
-class SlowPageLoad:
-    """The page's sockets, with the server's frames held from the first that says the
-    page is loading (a page load's snapshot) until ``release``; and a count of the
-    page's frames of ``event``."""
-
-    LOADING = re.compile(r'is_hydrated[^"]*":\s*false')
-
-    def __init__(self, event: str):
-        self.event = event
-        self.sent = 0
-        self.holding = False
-        self.held: list[tuple[object, str]] = []
-        self._lock = threading.Lock()
-
-    def route(self, socket) -> None:
-        server = socket.connect_to_server()
-
-        def from_page(message) -> None:
-            if isinstance(message, str) and self.event in message:
-                self.sent += 1
-            server.send(message)
-
-        def from_server(message) -> None:
-            with self._lock:
-                loading = isinstance(message, str) and self.LOADING.search(message)
-                if self.holding and (self.held or loading):
-                    self.held.append((socket, message))
-                    return
-            socket.send(message)
-
-        socket.on_message(from_page)
-        server.on_message(from_server)
-
-    def release(self) -> None:
-        with self._lock:
-            self.holding = False
-            _send_in_order(self.held)
+PAGE_LOADING = r'is_hydrated[^"]*":\s*false'  # a page load's first snapshot
 
 
 def test_a_save_pressed_while_the_results_page_loads_is_sent_and_saved_once(
@@ -384,21 +332,21 @@ def test_a_save_pressed_while_the_results_page_loads_is_sent_and_saved_once(
     page sends it once (it is not taken for a press cut off by a reconnect), and it is
     saved and said once."""
     address = new_member(page, app_server.base_url, "early-save")
-    slow = SlowPageLoad("score_state.save_photo")
+    slow = HeldClicks("score_state.save_photo", holding=False)
     page.route_web_socket(re.compile(r"/_event"), slow.route)
     open_page(page, f"{app_server.base_url}/upload")
     choose_on_upload_page(page, astronaut_jpeg(tmp_path))
-    slow.holding = True
+    slow.answers = re.compile(PAGE_LOADING)  # the server's frames, from /results' load on
     page.get_by_role("button", name=messages.GET_MY_SCORE).click()
     save = page.get_by_role("button", name="Save to My Photos")
     expect(save).to_be_visible(timeout=30_000)
     deadline = time.monotonic() + 10
-    while not slow.held and time.monotonic() < deadline:
+    while not slow.held_answers and time.monotonic() < deadline:
         page.wait_for_timeout(50)
-    assert slow.held, "the results page's load was not seen"
+    assert slow.held_answers, "the results page's load was not seen"
     save.click()
     page.wait_for_timeout(500)
-    slow.release()
+    slow.release_answers()
 
     expect(page.get_by_role("button", name="Saved")).to_be_disabled(timeout=20_000)
     page.wait_for_timeout(3000)
