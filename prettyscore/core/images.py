@@ -193,9 +193,14 @@ def _clean(image: Image.Image) -> Image.Image:
 
 
 def encode_jpeg(image: Image.Image, quality: int = 90) -> bytes:
-    """JPEG bytes with no metadata: no EXIF, no GPS, no ICC profile, no comment, no XMP."""
+    """JPEG bytes with no metadata: no EXIF, no GPS, no ICC profile, no comment, no XMP.
+
+    Without Pillow's ``optimize`` pass: it only rewrites the Huffman tables (the decoded
+    pixels are the same), and it tripled the cost of staging every upload (a 2,000-px
+    photo: 32 ms against 10 ms) to save 3.5% of its bytes.
+    """
     buffer = io.BytesIO()
-    _clean(image.copy()).save(buffer, "JPEG", quality=quality, optimize=True)
+    _clean(image.copy()).save(buffer, "JPEG", quality=quality)
     return buffer.getvalue()
 
 
