@@ -156,10 +156,26 @@ class Metrics:
     errors: list[str] = field(default_factory=list)
     requests: int = 0
     wall_seconds: float = 0.0
+    # When each latency ended (monotonic seconds), beside its kind: the tail of a level
+    # sits where users arrive, and only the timeline shows it.
+    ended: list[tuple[float, str, float]] = field(default_factory=list)
 
     def record(self, kind: str, seconds: float) -> None:
         self.latencies.setdefault(kind, []).append(seconds)
+        self.ended.append((time.monotonic(), kind, seconds))
         self.requests += 1
+
+    def windows(self, seconds: float, leave_out=()) -> list[tuple[float, list[float]]]:
+        """The latencies (but the kinds in ``leave_out``) by when they ended: one list per
+        ``seconds`` from the first, each with its start (seconds into the run)."""
+        if not self.ended:
+            return []
+        first = min(stamp for stamp, _, _ in self.ended)
+        buckets: dict[int, list[float]] = {}
+        for stamp, kind, value in self.ended:
+            if kind not in leave_out:
+                buckets.setdefault(int((stamp - first) // seconds), []).append(value)
+        return [(index * seconds, values) for index, values in sorted(buckets.items())]
 
     def all_latencies(self) -> list[float]:
         return [value for values in self.latencies.values() for value in values]
