@@ -152,25 +152,33 @@ class WebSocket:
 class Metrics:
     """Latencies (seconds) and failures, shared by every user of one run."""
 
-    latencies: dict[str, list[float]] = field(default_factory=dict)
     errors: list[str] = field(default_factory=list)
-    requests: int = 0
     wall_seconds: float = 0.0
-    # When each latency ended (monotonic seconds), beside its kind: the tail of a level
-    # sits where users arrive, and only the timeline shows it.
+    # Each latency with its kind and when it ended (monotonic seconds, in order): the
+    # tail of a level sits where users arrive, and only the timeline shows it.
     ended: list[tuple[float, str, float]] = field(default_factory=list)
 
     def record(self, kind: str, seconds: float) -> None:
-        self.latencies.setdefault(kind, []).append(seconds)
         self.ended.append((time.monotonic(), kind, seconds))
-        self.requests += 1
+
+    @property
+    def requests(self) -> int:
+        return len(self.ended)
+
+    @property
+    def latencies(self) -> dict[str, list[float]]:
+        """The latencies of each kind, in the order they ended."""
+        by_kind: dict[str, list[float]] = {}
+        for _, kind, value in self.ended:
+            by_kind.setdefault(kind, []).append(value)
+        return by_kind
 
     def windows(self, seconds: float, leave_out=()) -> list[tuple[float, list[float]]]:
         """The latencies (but the kinds in ``leave_out``) by when they ended: one list per
         ``seconds`` from the first, each with its start (seconds into the run)."""
         if not self.ended:
             return []
-        first = min(stamp for stamp, _, _ in self.ended)
+        first = self.ended[0][0]
         buckets: dict[int, list[float]] = {}
         for stamp, kind, value in self.ended:
             if kind not in leave_out:
@@ -178,7 +186,7 @@ class Metrics:
         return [(index * seconds, values) for index, values in sorted(buckets.items())]
 
     def all_latencies(self) -> list[float]:
-        return [value for values in self.latencies.values() for value in values]
+        return [value for _, _, value in self.ended]
 
     @staticmethod
     def percentile(values: list[float], fraction: float) -> float:
