@@ -265,6 +265,15 @@ def learn_protocol(
     return Protocol(schema, hashes, handlers, sorted(storage), reflex_version)
 
 
+def http_client(timeout: float = 30.0) -> httpx.AsyncClient:
+    """A client for one of a tab's plain-HTTP requests (the page, a new key, an upload).
+
+    The app is served over http:// here, so the client builds no certificate store: with
+    it, each client cost about 26 ms of CPU, and at 10 arriving users a second that
+    alone took a quarter of this 2-core machine from the app being measured."""
+    return httpx.AsyncClient(timeout=timeout, verify=False, trust_env=False)
+
+
 class ReflexUser:
     """One browser tab: its token, its socket, the state the server has sent it so far.
 
@@ -336,7 +345,7 @@ class ReflexUser:
         given one by that answer."""
         if self.browser_key:
             return
-        async with httpx.AsyncClient(timeout=30) as client:
+        async with http_client() as client:
             response = await client.get(f"{self.base_url}/")
         self.browser_key = response.cookies.get(BROWSER_COOKIE, "")
 
@@ -347,7 +356,7 @@ class ReflexUser:
             ticket = ticket_in(event.get("name", ""), event.get("payload") or {})
             if not ticket:
                 continue
-            async with httpx.AsyncClient(timeout=30) as client:
+            async with http_client() as client:
                 response = await client.post(
                     f"{self.base_url}{RENEW_PATH}",
                     content=ticket,
@@ -505,7 +514,7 @@ class ReflexUser:
             "Cookie": self._cookie(),
         }
         multipart = [("files", (name, data, mime)) for name, data, mime in files]
-        async with httpx.AsyncClient(timeout=timeout) as client:
+        async with http_client(timeout) as client:
             response = await client.post(
                 f"http://{self.host}:{self.port}{self.protocol.upload_path}",
                 headers=headers,
