@@ -20,6 +20,9 @@ CONFETTI_SECONDS = 3
 # (document 001 §9; a setting may change it).
 SUBSCRIPTION_RECHECK_SECONDS = 30.0
 
+# How long a click may go without an answer before its page says so (ui.server_wait).
+NO_ANSWER_SECONDS = 8.0
+
 # Visitors' results live only for their session, and at most this long.
 VISITOR_RESULT_TTL_SECONDS = 3600
 

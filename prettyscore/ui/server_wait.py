@@ -9,7 +9,8 @@ idle as if the click had been lost, and people click again or leave.
 How: the click first sets a flag in the browser (``pending``), so the button turns busy
 at once without a round trip. While the flag is set and the server has not yet
 acknowledged the work, a notice is mounted that stays invisible for
-``NO_ANSWER_SECONDS`` (a CSS animation's delay: no timer to leak) and then says that
+``NO_ANSWER_SECONDS`` (a setting, 8 s by default; a CSS animation's delay, compiled
+into the page: no timer to leak) and then says that
 the server has not answered, with "Try again" sending the same action again. The
 server's handler must make a repeat harmless, and clears the flag with every outcome
 (``answered``).
@@ -44,9 +45,8 @@ from reflex.experimental.client_state import ClientStateVar
 from reflex.istate.proxy import StateProxy
 
 from prettyscore.core import messages
+from prettyscore.core.settings import get_settings
 
-#: How long a click may go without an answer before the page says so.
-NO_ANSWER_SECONDS = 8
 _APPEAR = "ps-no-answer-appear"
 _KEYFRAMES = f"@keyframes {_APPEAR} {{ to {{ visibility: visible; opacity: 1; }} }}"
 
@@ -196,10 +196,15 @@ class ServerWait:
                 style={
                     "visibility": "hidden",
                     "opacity": "0",
-                    "animation": f"{_APPEAR} 0.2s ease-out {NO_ANSWER_SECONDS}s forwards",
+                    "animation": f"{_APPEAR} 0.2s ease-out {_no_answer_seconds()}s forwards",
                 },
             ),
         )
+
+
+def _no_answer_seconds() -> str:
+    """The setting as CSS writes seconds: "8", "2.5"."""
+    return f"{get_settings().no_answer_seconds:g}"
 
 
 class FormWait(ServerWait):

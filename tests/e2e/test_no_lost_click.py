@@ -23,7 +23,6 @@ from prettyscore.accounts.models import AuthSession
 from prettyscore.core import messages
 from prettyscore.photos.models import Photo
 from prettyscore.ui.layout import PAGE_LOAD_RETRY_SECONDS
-from prettyscore.ui.server_wait import NO_ANSWER_SECONDS
 from tests.e2e.flows import (
     astronaut_jpeg,
     choose_on_upload_page,
@@ -38,6 +37,7 @@ from tests.e2e.flows import (
     with_app_database,
 )
 from tests.e2e.test_phone_layout import measure
+from tests.helpers.app_server import NO_ANSWER_SECONDS
 
 pytestmark = pytest.mark.e2e
 

@@ -27,6 +27,8 @@ from prettyscore.core import settings
 PROJECT_ROOT = Path(__file__).resolve().parents[2]
 VENV_BIN = Path(sys.executable).parent
 WEB_CACHE = PROJECT_ROOT / ".tools" / "e2e-web"
+#: How long a press goes unanswered before the test server's pages say so (product: 8 s).
+NO_ANSWER_SECONDS = 3
 
 #: Every variable of prettyscore/core/settings.py: a developer's values must not leak in.
 APP_SETTINGS = settings.VARIABLES
@@ -136,6 +138,8 @@ def server_environment(
             "BODY_ANALYSIS_WAIT_SECONDS": "0.5",
             # An open dashboard's subscription recheck: its loop is tested, not the 30 s.
             "SUBSCRIPTION_RECHECK_SECONDS": "3",
+            # The no-answer notice: its words and "Try again" are tested, not the 8 s.
+            "NO_ANSWER_SECONDS": str(NO_ANSWER_SECONDS),
             "STRIPE_WEBHOOK_SECRET": STRIPE_WEBHOOK_SECRET,
             # Every browser test signs members up and in from 127.0.0.1, and on Redis the
             # counts outlive a run: the limits are tested in tests/security and tests/api.
