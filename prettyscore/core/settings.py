@@ -151,11 +151,11 @@ class Settings:
         constants.SUBSCRIPTION_RECHECK_SECONDS, lambda value: max(1.0, float(value))
     )
     analysis_wait_seconds: float = _setting(3.0, float)
+    body_analysis_wait_seconds: float = _setting(constants.BODY_ANALYSIS_WAIT_SECONDS, float)
     # Built into the pages: the frontend is compiled with the value set then.
     no_answer_seconds: float = _setting(
         constants.NO_ANSWER_SECONDS, lambda value: max(1.0, float(value))
     )
-    body_analysis_wait_seconds: float = _setting(constants.BODY_ANALYSIS_WAIT_SECONDS, float)
     scoring_engine: str = _setting("analysis")
     edit_engine: str = _setting("local")
     edit_api_base: str = _setting("https://api.openai.com/v1", _url)

@@ -10,10 +10,9 @@ How: the click first sets a flag in the browser (``pending``), so the button tur
 at once without a round trip. While the flag is set and the server has not yet
 acknowledged the work, a notice is mounted that stays invisible for
 ``NO_ANSWER_SECONDS`` (a setting, 8 s by default; a CSS animation's delay, compiled
-into the page: no timer to leak) and then says that
-the server has not answered, with "Try again" sending the same action again. The
-server's handler must make a repeat harmless, and clears the flag with every outcome
-(``answered``).
+into the page: no timer to leak) and then says that the server has not answered, with
+"Try again" sending the same action again. The server's handler must make a repeat
+harmless, and clears the flag with every outcome (``answered``).
 
 A repeat is harmless by its attempt id: each press carries the page's current id (a
 form's hidden field, or the event's ``attempt`` argument), "Try again" before an
