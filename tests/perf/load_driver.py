@@ -185,8 +185,9 @@ class Metrics:
                 buckets.setdefault(int((stamp - first) // seconds), []).append(value)
         return [(index * seconds, values) for index, values in sorted(buckets.items())]
 
-    def all_latencies(self) -> list[float]:
-        return [value for _, _, value in self.ended]
+    def all_latencies(self, leave_out=()) -> list[float]:
+        """Every latency, but those of the kinds in ``leave_out``."""
+        return [value for _, kind, value in self.ended if kind not in leave_out]
 
     @staticmethod
     def percentile(values: list[float], fraction: float) -> float:

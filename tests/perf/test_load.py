@@ -230,13 +230,7 @@ async def _one_level(server, protocol, photo, members, users: int) -> driver.Met
 
 
 def _interactive_p95(metrics: driver.Metrics) -> float:
-    values = [
-        value
-        for kind, values in metrics.latencies.items()
-        if kind not in WORK_EVENTS
-        for value in values
-    ]
-    return driver.Metrics.percentile(values, 0.95)
+    return driver.Metrics.percentile(metrics.all_latencies(leave_out=WORK_EVENTS), 0.95)
 
 
 def _print_level(name: str, users: int, metrics: driver.Metrics, p95: float) -> None:
