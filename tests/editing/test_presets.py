@@ -19,10 +19,13 @@ import cv2
 import numpy as np
 import pytest
 from PIL import Image
+from scipy.signal import find_peaks
 
 from prettyscore.editing import presets
+from prettyscore.editing.engines import local
 from prettyscore.editing.engines.local import LocalEditEngine
 from prettyscore.editing.engines.masks import Regions
+from tests.editing.test_person_masks import LONDON
 from tests.fixtures import corpus
 
 ENGINE = LocalEditEngine()
@@ -243,6 +246,33 @@ def test_highlights_are_lighter_warmer_strands(name: str) -> None:
     assert 0.15 < lifted.mean() < 0.8, lifted.mean()
     assert (after[lifted, 2] - before[lifted, 2]).mean() > 8  # golden
     assert (after[~lifted, 0] - before[~lifted, 0]).mean() < 8  # between them, the hair's own
+
+
+def gaps_between_streaks(weight: np.ndarray, frame, reach: float) -> np.ndarray:
+    """The gaps (pixels) between neighbouring highlight streaks met along an arc
+    ``reach`` head heights from the crown, across the hair's flow, either side of the
+    face."""
+    crown_y = frame.cy - 0.8 * frame.ay
+    angles = np.linspace(-2.2, 2.2, 4000)
+    xs = np.round(frame.cx + reach * frame.ay * np.sin(angles)).astype(int)
+    ys = np.round(crown_y + reach * frame.ay * np.cos(angles)).astype(int)
+    inside = (xs >= 0) & (ys >= 0) & (xs < weight.shape[1]) & (ys < weight.shape[0])
+    peaks, _ = find_peaks(weight[ys[inside], xs[inside]], height=0.5, prominence=0.3)
+    return np.diff(peaks)
+
+
+@pytest.mark.parametrize("reach", [0.6, 1.0, 1.4])
+def test_highlights_are_uneven_like_a_colourists(reach: float) -> None:
+    """Streaks at even gaps read as a comb drawn over the hair; foils are placed unevenly:
+    the gaps between streaks vary by at least 40 % of their mean (a comb: 23–30 %)."""
+    name = "129_03.jpg"  # long black hair, where streaks show most (test_person_masks)
+    pixels = np.asarray(Image.open(LONDON / name).convert("RGB"))
+    found = Regions(pixels)
+    weight = local._streaks(pixels.shape[:2], (0, 0), found)
+    gaps = gaps_between_streaks(weight, local.head_frame(found), reach)
+    assert len(gaps) > 15, "too few streaks across the hair"
+    spread = float(gaps.std() / gaps.mean())
+    assert spread > 0.4, f"the gaps between streaks vary by only {spread:.0%}"
 
 
 def fine_texture(pixels: np.ndarray, where: np.ndarray) -> float:
