@@ -225,6 +225,40 @@ def test_clothing_colours_are_richer(name: str) -> None:
     assert chroma(after) > 1.25 * chroma(before)
 
 
+# --- Outfit: what beside the body is clothes ---------------------------------------------
+
+
+def helmet(name: str = "astronaut"):
+    """The dome of the helmet the astronaut holds at her side, under her right arm."""
+    return box(name, 1.2, 3.2, 2.0, 4.0)
+
+
+def far_arm(name: str = "biden.jpg"):
+    """Biden's far upper arm, in the jacket's sleeve, above his folded hands."""
+    return box(name, 1.5, 1.75, 1.75, 2.15)
+
+
+@pytest.mark.parametrize("preset", presets.PRESET_GROUPS[presets.OUTFIT])
+def test_a_held_helmet_is_not_dressed(preset: str) -> None:
+    """What a person holds beside the body is not their clothes: no garment paints it."""
+    moved = mean_change("astronaut", preset, helmet())
+    assert moved < 2.0, f"{preset}: the helmet she holds changed by {moved:.1f}"
+
+
+@pytest.mark.parametrize("preset", [presets.PROFESSIONAL_ATTIRE, presets.CASUAL_OUTFIT])
+def test_the_far_arm_gets_the_new_garment_too(preset: str) -> None:
+    """The far sleeve changes about as much as the chest does (a navy suit and a blue
+    sweater over a black suit; a black jacket over it barely shows on either)."""
+    left, right = chest("biden.jpg")
+    on_chest = (
+        mean_change("biden.jpg", preset, left) + mean_change("biden.jpg", preset, right)
+    ) / 2
+    on_arm = mean_change("biden.jpg", preset, far_arm())
+    assert on_arm > 0.7 * on_chest, (
+        f"{preset}: the far arm changed {on_arm:.0f}, the chest {on_chest:.0f}"
+    )
+
+
 # --- Hair ----------------------------------------------------------------------------------
 
 

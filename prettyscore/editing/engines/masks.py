@@ -22,8 +22,9 @@ hardly depends on the photo's resolution, then enlarged and feathered on demand:
   likelier that colour than the skin's (below the chin, than the clothes' too), joined
   to the sample, down past the chin for long hair, never inside the face's outline grown
   a little, nor on the neck's middle. A bald head gives no sample, and no hair;
-- the outfit follows the body: MediaPipe's pose (its shoulders, elbows, wrists and hips,
-  placed below the frame when out of it) gives the torso and arms, within the subject,
+- the outfit follows the body: MediaPipe's pose (its shoulders and hips, placed below the
+  frame when out of it) gives the torso; beside it, sleeves and arms are what has the
+  clothes' colour and joins the torso's clothes (a held helmet or bag is not), within the subject,
   minus bare skin (the skin's colour likelier than the clothes', sampled on the chest),
   the face and the hair, which stays in front; its top is where the skin ends, the real
   neckline. With no body found, the subject below the jaw that is not skin;
@@ -101,9 +102,12 @@ CLOTH_MODEL_FLOOR = (14.0, 2.5, 2.5)
 COST_WEIGHTS = np.array([0.5, 1.0, 1.0], np.float32)
 # The body's landmarks of MediaPipe's pose model (its numbering).
 LEFT_SHOULDER, RIGHT_SHOULDER = 11, 12
-LEFT_ELBOW, RIGHT_ELBOW = 13, 14
-LEFT_WRIST, RIGHT_WRIST = 15, 16
 LEFT_HIP, RIGHT_HIP = 23, 24
+# The torso's zone reaches this share of the shoulders' span past each shoulder joint.
+TORSO_MARGIN = 0.12
+# Beside the torso, clothes are what lies within this many spreads of the clothes'
+# colour (softly, over the second number), joined to the torso's clothes.
+CLOTH_LIKE_SPREADS = (2.5, 3.5)
 
 
 @dataclass(frozen=True)
@@ -281,41 +285,44 @@ def body_points(small: np.ndarray) -> np.ndarray | None:
     )
 
 
-def body_zone(
+def torso_zone(
     shape: tuple[int, int], points: np.ndarray, chin_y: float, face_width: float
 ) -> np.ndarray:
-    """Where clothes can be (0–1): the torso from the chin's row down between the
-    shoulders and the hips (below the frame when they are out of the picture), widened to
-    the shoulders' tops, and the arms as thick strokes to the wrists."""
+    """Where the body's own clothes surely are (0–1): the torso from the chin's row down
+    between the shoulders and the hips (below the frame when they are out of the
+    picture), a little wider than the joints. Sleeves, an arm and what the person holds
+    lie beside it: ``Regions.small_outfit`` takes of those only what has the clothes'
+    colour."""
     shoulders = points[[LEFT_SHOULDER, RIGHT_SHOULDER]]
     hips = points[[LEFT_HIP, RIGHT_HIP]]
     span = max(float(np.linalg.norm(shoulders[0] - shoulders[1])), face_width)
     if hips[:, 1].mean() < shoulders[:, 1].mean() + 0.8 * span:
         hips = shoulders + np.array([0.0, 1.8 * span], np.float32)
-    order = np.argsort(shoulders[:, 0])
-    near, far = shoulders[order]
+    near, far = shoulders[np.argsort(shoulders[:, 0])]
     hip_near, hip_far = hips[np.argsort(hips[:, 0])]
     top = min(chin_y, float(shoulders[:, 1].min()) - 0.3 * span)
+    side = TORSO_MARGIN * span
     torso = np.array(
         [
-            (near[0] - 0.4 * span, top),
-            (far[0] + 0.4 * span, top),
-            (far[0] + 0.4 * span, far[1]),
-            (hip_far[0] + 0.4 * span, hip_far[1]),
-            (hip_near[0] - 0.4 * span, hip_near[1]),
-            (near[0] - 0.4 * span, near[1]),
+            (near[0] - side, top),
+            (far[0] + side, top),
+            (far[0] + side, far[1]),
+            (hip_far[0] + side, hip_far[1]),
+            (hip_near[0] - side, hip_near[1]),
+            (near[0] - side, near[1]),
         ],
         np.float32,
     )
-    zone = (filled_polygon(shape, torso) > 0.5).astype(np.uint8)
-    thickness = max(2, round(0.8 * span))
-    for arm in (
-        (LEFT_SHOULDER, LEFT_ELBOW, LEFT_WRIST),
-        (RIGHT_SHOULDER, RIGHT_ELBOW, RIGHT_WRIST),
-    ):
-        line = np.round(points[list(arm)]).astype(np.int32)
-        cv2.polylines(zone, [line], False, 1, thickness=thickness, lineType=cv2.LINE_8)
-    return cv2.GaussianBlur(zone.astype(np.float32), (0, 0), 0.02 * span + 0.5)
+    zone = (filled_polygon(shape, torso) > 0.5).astype(np.float32)
+    return cv2.GaussianBlur(zone, (0, 0), 0.02 * span + 0.5)
+
+
+def shoulders_top(points: np.ndarray, face_width: float) -> float:
+    """The row above which no sleeve or arm is (work pixels): a little over the higher
+    shoulder joint."""
+    shoulders = points[[LEFT_SHOULDER, RIGHT_SHOULDER]]
+    span = max(float(np.linalg.norm(shoulders[0] - shoulders[1])), face_width)
+    return float(shoulders[:, 1].min()) - 0.3 * span
 
 
 def holds_face(points: np.ndarray, chin_x: float, chin_y: float, face_width: float) -> bool:
@@ -693,10 +700,11 @@ class Regions:
 
     @functools.cached_property
     def small_outfit(self) -> np.ndarray:
-        """The clothes: the body's torso and arms (pose) within the subject, minus bare
-        skin (neck, arms, hands), the face and the hair (which stays in front). Its top is
-        where the skin ends, the real neckline. Without a body found, the subject below
-        the jaw minus skin."""
+        """The clothes: the body's torso (pose), and beside it what has the clothes'
+        colour and joins them (sleeves, a far arm; not a helmet or a bag held at the
+        side), within the subject, minus bare skin (neck, arms, hands), the face and the
+        hair (which stays in front). Its top is where the skin ends, the real neckline.
+        Without a body found, the subject below the jaw minus skin."""
         chin, _, face_width = self._chin_and_cheeks()
         points = self.small_body
         if points is None:
@@ -704,11 +712,26 @@ class Regions:
             rows, _ = self._rows_cols()
             zone = smoothstep(rows, chin + 0.05 * face_height, chin + 0.25 * face_height)
         else:
-            zone = body_zone(self.small.shape[:2], points, chin, face_width)
+            torso = torso_zone(self.small.shape[:2], points, chin, face_width)
+            zone = np.maximum(torso, self._cloth_beside(torso, points, face_width))
         worn = zone * self.small_subject * (1.0 - self.small_bare_skin)
         worn *= (1.0 - self.small_face_grown) * (1.0 - smoothstep(self.small_hair, 0.2, 0.6))
         # Softened by a pixel: where hair, skin and cloth meet, no cut shows.
         return cv2.GaussianBlur(worn.astype(np.float32), (0, 0), 1.0)
+
+    def _cloth_beside(self, torso: np.ndarray, points: np.ndarray, face_width: float):
+        """0–1: the subject below the shoulders that has the clothes' colour and joins
+        the torso's clothes: sleeves and arms however the pose placed them."""
+        model = self.cloth_model
+        if model is None:
+            return np.zeros(self.small.shape[:2], np.float32)
+        distance = (self.small_lab - model.middle) / model.spread * COST_WEIGHTS
+        near = 1.0 - smoothstep(np.linalg.norm(distance, axis=-1), *CLOTH_LIKE_SPREADS)
+        rows, _ = self._rows_cols()
+        near *= (rows > shoulders_top(points, face_width)) * self.small_subject
+        near *= (1.0 - self.small_face_grown) * (1.0 - self.small_bare_skin)
+        joined = connected_to((near > 0.5).astype(np.uint8), (torso > 0.5) & (near > 0.5))
+        return near * cv2.GaussianBlur(joined.astype(np.float32), (0, 0), 1.0)
 
     @functools.cached_property
     def head(self) -> Head:
