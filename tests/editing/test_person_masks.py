@@ -30,6 +30,9 @@ from tests.fixtures import corpus
 LONDON = Path(__file__).resolve().parents[1] / "fixtures" / "faces" / "london"
 ENGINE = LocalEditEngine()
 ASH_BLONDE, BLACK_HAIR = "120_03.jpg", "129_03.jpg"
+# Loose brown curls falling from a bun (001); long brown hair, a lock hanging behind each
+# ear (039).
+CURLS, LOOSE_LOCKS = "001_03.jpg", "039_03.jpg"
 
 
 @functools.cache
@@ -131,17 +134,46 @@ def skin_by_the_hairline(name: str) -> np.ndarray:
 # --- Hair --------------------------------------------------------------------------------
 
 
-@pytest.mark.parametrize(("name", "darkest"), [(BLACK_HAIR, 30.0), (ASH_BLONDE, 45.0)])
+@pytest.mark.parametrize(
+    ("name", "darkest"), [(BLACK_HAIR, 30.0), (ASH_BLONDE, 45.0), (LOOSE_LOCKS, 35.0)]
+)
 def test_blonde_reaches_the_ends_of_long_hair(name: str, darkest: float) -> None:
+    """On each side of the neck: a lock that hangs apart from the head's hair (behind
+    an ear, outside the person mask) is hair too."""
     ends = hair_below_chin(name, darkest)
     assert ends.sum() > 500, "the photo's long hair was not found where it falls"
+    chin_x = face_geometry(name)[0]
+    columns = np.nonzero(ends)[1]
     before, after = lab(original(name))[ends], lab(edited(name, presets.HAIR_BLONDE))[ends]
-    lighter = float(np.median(after[:, 0] - before[:, 0]))
-    golden = float(np.median(after[:, 2] - before[:, 2]))
-    assert lighter > 15.0 and golden > 10.0, (
-        f"{name}: the hair below the chin is {lighter:.0f} L lighter and {golden:.0f} b "
-        "more golden: blonde stopped before the ends"
-    )
+    for side, on_side in (("left", columns < chin_x), ("right", columns > chin_x)):
+        lighter = float(np.median(after[on_side, 0] - before[on_side, 0]))
+        golden = float(np.median(after[on_side, 2] - before[on_side, 2]))
+        assert lighter > 15.0 and golden > 10.0, (
+            f"{name}: the hair below the chin on the {side} is {lighter:.0f} L lighter and "
+            f"{golden:.0f} b more golden: blonde stopped before the ends"
+        )
+
+
+def backdrop_between_curls(name: str) -> np.ndarray:
+    """The plain backdrop beside the head and neck, between loose curls: light, grey,
+    from the brows to half a face below the chin, within 1.4 face widths of the
+    midline, at least 4 pixels from anything darker (a curl's soft edge)."""
+    chin_x, chin_y, width, height = face_geometry(name)
+    rows, cols = grid(name)
+    colours = lab(original(name))
+    place = (rows > chin_y - 0.7 * height) & (rows < chin_y + 0.5 * height)
+    place &= np.abs(cols - chin_x) < 1.4 * width
+    backdrop = (colours[..., 0] > 75.0) & (np.linalg.norm(colours[..., 1:], axis=2) < 5.0)
+    return eroded(place & backdrop, 4)
+
+
+@pytest.mark.parametrize("preset", presets.PRESET_GROUPS[presets.HAIR][1:])
+@pytest.mark.parametrize("name", [CURLS, LOOSE_LOCKS, ASH_BLONDE])
+def test_the_backdrop_between_loose_curls_keeps_its_colour(name: str, preset: str) -> None:
+    backdrop = backdrop_between_curls(name)
+    assert backdrop.sum() > 5000, "no backdrop found beside the head"
+    painted = float((change(name, preset)[backdrop] > 5.0).mean())
+    assert painted < 0.01, f"{preset} on {name}: {painted:.1%} of the backdrop changed"
 
 
 @pytest.mark.parametrize("preset", presets.PRESET_GROUPS[presets.HAIR][1:])

@@ -19,9 +19,11 @@ hardly depends on the photo's resolution, then enlarged and feathered on demand:
   a photo where it finds no one gets a head-and-shoulders shape around the face guess;
 - hair is told from skin by its own colour, sampled where it surely is (the subject just
   above the face, inside the head's width, not skin-coloured): the subject's pixels
-  likelier that colour than the skin's (below the chin, than the clothes' too), joined
-  to the sample, down past the chin for long hair, never inside the face's outline grown
-  a little, nor on the neck's middle. A bald head gives no sample, and no hair;
+  (before a plain backdrop, a little past them: loose curls and locks) likelier that
+  colour than the skin's and the backdrop's (below the chin, than the clothes' too),
+  joined to the sample, down past the chin for long hair, never inside the face's
+  outline grown a little, nor on the neck's middle. A bald head gives no sample, and no
+  hair;
 - the outfit follows the body: MediaPipe's pose (its shoulders and hips, placed below the
   frame when out of it) gives the torso; beside it, sleeves and arms are what has the
   clothes' colour and joins the torso's clothes (a held helmet or bag is not), within the subject,
@@ -93,9 +95,15 @@ NECK_HALF_WIDTH = 0.3
 # Hair not joined to the head's own (long hair behind an ear) counts within HAIR_HOPS
 # hops of HAIR_HOP face widths each.
 HAIR_HOPS = 2
-HAIR_HOP = 0.1
+HAIR_HOP = 0.15
 # The least spread (Lab) of the skin's colour when it is weighed against hair or clothes.
 SKIN_MODEL_FLOOR = np.array([6.0, 3.5, 3.5], np.float32)
+# Hair may reach this many face widths past the person mask (loose locks and curls).
+HAIR_BEYOND_SUBJECT = 0.1
+# A backdrop whose colour spreads less than this (Lab) is plain (a wall, a studio sweep).
+PLAIN_BACKDROP_SPREAD = np.array([8.0, 4.0, 4.0], np.float32)
+# The least spread (Lab) of the backdrop's colour: a plain studio wall still shades.
+BACKDROP_MODEL_FLOOR = (5.0, 2.5, 2.5)
 # The least spread of the clothes' colour: folds and shade darken a white shirt a lot.
 CLOTH_MODEL_FLOOR = (14.0, 2.5, 2.5)
 # How much each of L, a, b counts when a pixel's colour is weighed against a model.
@@ -630,6 +638,35 @@ class Regions:
         sample = (disc > 0) & (self.small_subject > 0.8) & (self.small_skin < 0.3)
         return ColourModel.sampled(self.small_lab[sample], CLOTH_MODEL_FLOOR)
 
+    @functools.cached_property
+    def _hair_reach(self) -> np.ndarray:
+        """Where hair may be (0–1): the subject; before a plain backdrop, grown by
+        ``HAIR_BEYOND_SUBJECT`` face widths: the person mask leaves out a loose lock or a
+        curl against it, which the backdrop's own colour (a rival of the hair's) keeps
+        out instead. A busy backdrop has dark parts as dark as hair: there the person
+        mask decides alone."""
+        backdrop = self.backdrop_model
+        if backdrop is None or np.any(backdrop.spread > PLAIN_BACKDROP_SPREAD):
+            return self.small_subject
+        _, _, face_width = self._chin_and_cheeks()
+        solid = (self.small_subject > 0.5).astype(np.uint8)
+        near = grown(solid, HAIR_BEYOND_SUBJECT * face_width).astype(np.float32)
+        return np.maximum(self.small_subject, cv2.GaussianBlur(near, (0, 0), 1.0))
+
+    @functools.cached_property
+    def backdrop_model(self) -> ColourModel | None:
+        """The backdrop's colour around the head: what the person mask leaves out beside
+        and above it. Hair must be likelier its own colour than this too, so a soft
+        mask's edge between loose curls is not taken for hair."""
+        chin, _, face_width = self._chin_and_cheeks()
+        rows, _ = self._rows_cols()
+        near = self._head_columns(HAIR_REACH_ACROSS + 0.5) & (
+            rows < chin + HAIR_REACH_BELOW_CHIN * face_width
+        )
+        return ColourModel.sampled(
+            self.small_lab[near & (self.small_subject < 0.05)], BACKDROP_MODEL_FLOOR
+        )
+
     def _costs(self, model: ColourModel | None) -> np.ndarray:
         if model is None:
             return np.full(self.small.shape[:2], np.inf, np.float32)
@@ -646,20 +683,21 @@ class Regions:
         return first if whole is None else self._hair_like(whole)
 
     def _hair_like(self, hair: ColourModel | None) -> np.ndarray:
-        """Subject pixels likelier ``hair``'s colour than skin (or, below the chin, than
-        the clothes), joined to the sample above the face, reaching down past the chin
-        for long hair; never inside the face's outline grown a little."""
+        """Pixels in the hair's reach likelier ``hair``'s colour than skin or the backdrop
+        (or, below the chin, than the clothes), joined to the sample above the face,
+        reaching down past the chin for long hair; never inside the face's outline grown
+        a little."""
         if hair is None:
             return np.zeros(self.small.shape[:2], np.float32)
         chin, _, face_width = self._chin_and_cheeks()
         rows, _ = self._rows_cols()
         own = self._costs(hair)
-        rivals = self._costs(self.skin_model)
+        rivals = np.minimum(self._costs(self.skin_model), self._costs(self.backdrop_model))
         below_chin = rows > chin
         rivals = np.where(below_chin, np.minimum(rivals, self._costs(self.cloth_model)), rivals)
         lowest = HAIR_REACH_BELOW_CHIN * face_width
         chance = likelier(own, rivals, 1.0) * (1.0 - smoothstep(rows - chin, 0.85 * lowest, lowest))
-        chance *= self.small_subject * (1.0 - self._neck_column(chin, face_width))
+        chance *= self._hair_reach * (1.0 - self._neck_column(chin, face_width))
         # Joined up before the face's margin is taken out: beside a cheek, long hair may
         # be a strand or two thinner than the margin.
         candidates = (
