@@ -93,9 +93,10 @@ LOCKS_BELOW_CHIN = 0.35
 # Below the chin, hair is never within this many face widths of the face's midline.
 NECK_HALF_WIDTH = 0.3
 # Hair not joined to the head's own (long hair behind an ear) counts within HAIR_HOPS
-# hops of HAIR_HOP face widths each.
+# hops of HAIR_HOP face widths each (HAIR_HOP_BELOW_CHIN below the chin).
 HAIR_HOPS = 2
 HAIR_HOP = 0.15
+HAIR_HOP_BELOW_CHIN = 0.1
 # The least spread (Lab) of the skin's colour when it is weighed against hair or clothes.
 SKIN_MODEL_FLOOR = np.array([6.0, 3.5, 3.5], np.float32)
 # Hair may reach this many face widths past the person mask (loose locks and curls).
@@ -715,8 +716,14 @@ class Regions:
         joined = self.small_hair_seed
         for _ in range(HAIR_HOPS):
             # Hair beyond an ear or a gap of the hair's own: a part close to what is
-            # already joined counts.
-            joined = connected_to(candidates, grown(joined, HAIR_HOP * face_width))
+            # already joined counts; a longer hop beside the face (a lock behind an ear)
+            # than below the chin (a shadowed neck is not a lock).
+            reach = np.where(
+                rows < chin,
+                grown(joined, HAIR_HOP * face_width),
+                grown(joined, HAIR_HOP_BELOW_CHIN * face_width),
+            )
+            joined = connected_to(candidates, reach)
         joined = grown(joined & candidates, 1.0)
         joined = cv2.GaussianBlur(joined.astype(np.float32), (0, 0), 1.0)
         return (chance * joined * (1.0 - self.small_face_grown)).astype(np.float32)
