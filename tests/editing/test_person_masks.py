@@ -280,3 +280,18 @@ def test_improving_clothing_colours_shows(name: str) -> None:
     assert contrast > 1.5 and chroma > 2.0, (
         f"{name}: the clothes' contrast grew {contrast:.2f}×, their colour {chroma:.2f}×"
     )
+
+
+@pytest.mark.parametrize("preset", [presets.PROFESSIONAL_ATTIRE, presets.FORMAL_JACKET])
+@pytest.mark.parametrize("name", [BLACK_HAIR, "obama.jpg"])
+def test_a_new_jacket_turns_with_the_body(name: str, preset: str) -> None:
+    """A jacket in a photo is lit like the body under it: its front, facing the camera,
+    is lighter than its sides, which turn away (a flat colour looks drawn on)."""
+    chin_x, chin_y, width, height = face_geometry(name)
+    rows, cols = grid(name)
+    light = lab(edited(name, preset))[..., 0]
+    chest = (rows > chin_y + 0.6 * height) & (rows < chin_y + 0.9 * height)
+    aside = np.abs(cols - chin_x) / width
+    front = float(np.median(light[chest & (aside > 0.55) & (aside < 0.75)]))
+    sides = float(np.median(light[chest & (aside > 1.15) & (aside < 1.35)]))
+    assert front > sides + 3.0, f"{preset} on {name}: front {front:.0f} L, sides {sides:.0f} L"

@@ -400,7 +400,8 @@ def _suit_layer(crop: np.ndarray, origin: tuple[int, int], regions: Regions, sui
     head = regions.head
     fw, fh = head.face_width, head.face_height
     rows = np.arange(crop.shape[0], dtype=np.float32)[:, None] + origin[0]
-    across = np.abs(np.arange(crop.shape[1], dtype=np.float32)[None, :] + origin[1] - head.chin_x)
+    offset = np.arange(crop.shape[1], dtype=np.float32)[None, :] + origin[1] - head.chin_x
+    across = np.abs(offset)
     soft = max(1.0, 0.008 * fw)
     collar = head.chin_y + 0.2 * fh
     apex = head.chin_y + 1.45 * fh
@@ -410,9 +411,13 @@ def _suit_layer(crop: np.ndarray, origin: tuple[int, int], regions: Regions, sui
     above_apex = smoothstep(apex - rows, -soft, soft)
     shirt = smoothstep(opening - across, -soft, soft) * above_apex
     lapels = smoothstep(lapel - across, -soft, soft) * (1.0 - shirt) * above_apex
-    knot = rows < collar + 0.12 * fh
+    knot_end = collar + 0.12 * fh
+    knot = rows < knot_end
+    # The knot tapers down to where the blade starts; the blade widens towards the waist.
     tie_half = np.where(
-        knot, 0.085 * fw, 0.065 * fw + 0.075 * fw * (rows - collar) / (apex - collar)
+        knot,
+        0.085 * fw - 0.03 * fw * np.clip((rows - collar) / (knot_end - collar), 0.0, 1.0),
+        0.055 * fw + 0.08 * fw * (rows - knot_end) / (apex - knot_end),
     )
     tie = smoothstep(tie_half - across, -soft, soft) * smoothstep(
         rows - collar + 0.06 * fh, 0, soft
@@ -427,13 +432,19 @@ def _suit_layer(crop: np.ndarray, origin: tuple[int, int], regions: Regions, sui
         + 0.5 * folds
         + 0.2 * lighting
         + _cloth_grain(crop.shape[:2])
-        + lapels * suit.sheen
+        + lapels * (suit.sheen + _lapel_roll(across, opening, lapel))
         - 8.0 * edge
         - 6.0 * front
+        + _body_relief(rows, offset, across, lapel, apex, fw, fh)
     )
     shade = np.exp(-(((opening - across) / (0.05 * fw)) ** 2))
-    shirt_light = suit.shirt[0] + 0.2 * np.clip(folds, -25.0, 4.0) - 14.0 * shade
-    tie_light = suit.tie[0] + 0.3 * folds + 6.0 * np.exp(-((across / (0.03 * fw)) ** 2))
+    shirt_light = (
+        suit.shirt[0]
+        + 0.2 * np.clip(folds, -25.0, 4.0)
+        - 14.0 * shade
+        - 16.0 * _collar_lines(rows, across, collar, fw, fh)
+    )
+    tie_light = suit.tie[0] + 0.3 * folds + _tie_relief(rows, offset, tie_half, knot_end, fw)
 
     out = np.empty_like(lab)
     for channel, values in enumerate((cloth_light, suit.cloth[1], suit.cloth[2])):
@@ -446,6 +457,69 @@ def _suit_layer(crop: np.ndarray, origin: tuple[int, int], regions: Regions, sui
         out[..., channel] += (tie_lab[channel] - out[..., channel]) * tie_weight
     out[..., 0] = np.clip(out[..., 0], 0, 100)
     return colour.from_lab(out)
+
+
+# A jacket's light (L): how much darker its sides are than its front, the shadow its
+# lapels cast on it, and its buttons.
+JACKET_SIDES_SHADE = 9.0
+LAPEL_SHADOW = 9.0
+BUTTON_SHADE = 14.0
+
+
+def _lapel_roll(across: np.ndarray, opening: np.ndarray, lapel: np.ndarray) -> np.ndarray:
+    """A lapel rolls: lighter where it turns at the opening, darker towards its edge."""
+    position = np.clip((lapel - across) / np.maximum(lapel - opening, 1.0), 0.0, 1.0)
+    return 5.0 * position - 2.5
+
+
+def _body_relief(
+    rows: np.ndarray,
+    offset: np.ndarray,
+    across: np.ndarray,
+    lapel: np.ndarray,
+    apex: float,
+    fw: float,
+    fh: float,
+) -> np.ndarray:
+    """The jacket's shape in light: the torso turns away at the sides (darker), each
+    lapel casts a soft shadow just outside its edge, and two buttons close it below the
+    V (a small dark disc each, lit on top)."""
+    sides = -JACKET_SIDES_SHADE * np.clip(across / (1.4 * fw), 0.0, 1.0) ** 2
+    cast = np.exp(-(((across - lapel - 0.025 * fw) / (0.02 * fw)) ** 2)) * (rows < apex)
+    relief = sides - LAPEL_SHADOW * cast
+    radius = 0.028 * fw
+    for row in (apex + 0.12 * fh, apex + 0.62 * fh):
+        distance = np.hypot(offset + 0.05 * fw, rows - row)
+        disc = 1.0 - smoothstep(distance, 0.8 * radius, radius)
+        lit = np.clip((row - rows) / radius, 0.0, 1.0)
+        relief = relief - disc * (BUTTON_SHADE - 10.0 * lit)
+    return relief
+
+
+def _collar_lines(
+    rows: np.ndarray, across: np.ndarray, collar: float, fw: float, fh: float
+) -> np.ndarray:
+    """The shade (0–1) along the edges of the shirt's two collar points, which run from
+    the neck's sides down to a point beside the knot."""
+    top = np.array([0.26 * fw, collar - 0.04 * fh], np.float32)
+    tip = np.array([0.1 * fw, collar + 0.16 * fh], np.float32)
+    direction = (tip - top) / np.linalg.norm(tip - top)
+    offset_x, offset_y = across - top[0], rows - top[1]
+    along = offset_x * direction[0] + offset_y * direction[1]
+    distance = np.abs(offset_x * direction[1] - offset_y * direction[0])
+    on_edge = (along > 0) & (along < np.linalg.norm(tip - top))
+    return np.exp(-((distance / (0.012 * fw)) ** 2)) * on_edge
+
+
+def _tie_relief(
+    rows: np.ndarray, offset: np.ndarray, half: np.ndarray, knot_end: float, fw: float
+) -> np.ndarray:
+    """A tie's light (L): rounded across its width, a fold of shadow under the knot,
+    and faint diagonal stripes of silk (``offset``: signed pixels from the midline)."""
+    rounded = 8.0 * (1.0 - np.clip(np.abs(offset) / np.maximum(half, 1.0), 0.0, 1.0) ** 2) - 4.0
+    dimple = -10.0 * np.exp(-(((rows - knot_end) / (0.02 * fw)) ** 2))
+    stripes = 3.0 * np.sin((rows + offset) * (2 * np.pi / max(3.0, 0.07 * fw)))
+    return rounded + dimple + stripes
 
 
 def _suit_opening(regions: Regions, rows: np.ndarray, cols: np.ndarray) -> np.ndarray:
