@@ -3,8 +3,10 @@
 Long hair, a V-neck and skin beside the hairline are only in the London Set's studio
 portraits (``tests/fixtures/faces/london``, CC BY 4.0, see the LICENSE beside them): a
 woman with long straight ash-blonde hair (120) and one with long black hair over her
-shoulders (129), both in a white V-neck T-shirt. The portraits of ``test_presets``
-(the astronaut, Obama and Biden in suits) stand for the usual clothes.
+shoulders (129), both in a white V-neck T-shirt; loose curls falling from a bun (001)
+and a lock hanging behind each ear (039) before the plain studio backdrop. The
+portraits of ``test_presets`` (the astronaut, Obama and Biden in suits) stand for the
+usual clothes.
 
 Where things are is measured without the engine's masks: the face from Face Mesh (the
 analysis' own meshing of the face), the shoulders from MediaPipe's pose model asked
@@ -156,8 +158,9 @@ def test_blonde_reaches_the_ends_of_long_hair(name: str, darkest: float) -> None
 
 def backdrop_between_curls(name: str) -> np.ndarray:
     """The plain backdrop beside the head and neck, between loose curls: light, grey,
-    from the brows to half a face below the chin, within 1.4 face widths of the
-    midline, at least 4 pixels from anything darker (a curl's soft edge)."""
+    from about the brows (0.7 face heights above the chin) to half a face below it,
+    within 1.4 face widths of the midline, at least 4 pixels from anything darker (a
+    curl's soft edge)."""
     chin_x, chin_y, width, height = face_geometry(name)
     rows, cols = grid(name)
     colours = lab(original(name))

@@ -26,10 +26,10 @@ hardly depends on the photo's resolution, then enlarged and feathered on demand:
   hair;
 - the outfit follows the body: MediaPipe's pose (its shoulders and hips, placed below the
   frame when out of it) gives the torso; beside it, sleeves and arms are what has the
-  clothes' colour and joins the torso's clothes (a held helmet or bag is not), within the subject,
-  minus bare skin (the skin's colour likelier than the clothes', sampled on the chest),
-  the face and the hair, which stays in front; its top is where the skin ends, the real
-  neckline. With no body found, the subject below the jaw that is not skin;
+  clothes' colour and joins the torso's clothes (a held helmet or bag is not); all within
+  the subject, minus bare skin (the skin's colour likelier than the clothes', sampled on
+  the chest), the face and the hair, which stays in front; its top is where the skin
+  ends, the real neckline. With no body found, the subject below the jaw that is not skin;
 - the face is the outline itself;
 - the skin to retouch is the face's outline without the features a retoucher keeps
   sharp (eyes, brows, nose, lips, each with a margin), drawn from the full-size mesh.
