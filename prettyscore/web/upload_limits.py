@@ -12,14 +12,17 @@ front of the whole backend (``rx.App(api_transformer=...)``) and:
   middleware itself buffers nothing.
 
 The limit is the file limit plus a small allowance for the multipart envelope (the
-boundary lines, part headers and Reflex's small form fields).
+boundary lines, part headers and Reflex's small form fields). An upload handler that
+takes several photos at once ("which photo shows you best") has its own limit, by the
+handler the request names (the ``Reflex-Event-Handler`` header): every photo still
+counts against the file limit, read by the handler, but all of them travel in one body.
 """
 
 from __future__ import annotations
 
 import json
 import logging
-from collections.abc import Awaitable, Callable, MutableMapping
+from collections.abc import Awaitable, Callable, Mapping, MutableMapping
 from typing import Any
 
 from prettyscore.core import messages
@@ -35,6 +38,7 @@ ASGIApp = Callable[[Scope, Receive, Send], Awaitable[None]]
 MULTIPART_ENVELOPE_BYTES = 64 * 1024
 LIMITED_METHODS = ("POST", "PUT", "PATCH")
 DEFAULT_PATHS = ("/_upload", "/api/")
+HANDLER_HEADER = b"reflex-event-handler"
 
 
 class BodyTooLarge(Exception):
@@ -52,18 +56,25 @@ def limit_request_body(
     paths: tuple[str, ...] = DEFAULT_PATHS,
     envelope_bytes: int = MULTIPART_ENVELOPE_BYTES,
     methods: tuple[str, ...] = LIMITED_METHODS,
+    handler_limits: Mapping[str, int] | None = None,
 ) -> ASGIApp:
-    """Wrap ``app`` so bodies sent to ``paths`` may not exceed ``max_bytes + envelope_bytes``.
+    """Wrap ``app`` so bodies sent to ``paths`` may not exceed ``max_bytes + envelope_bytes``
+    (``handler_limits[name] + envelope_bytes`` for an upload to the handler ``name``).
 
     Use it as ``rx.App(api_transformer=functools.partial(limit_request_body,
     max_bytes=constants.MAX_UPLOAD_BYTES, paths=("/_upload", "/api/")))``.
     """
-    limit = max_bytes + envelope_bytes
+    default = max_bytes + envelope_bytes
+    larger = {
+        name.encode("latin-1"): most + envelope_bytes
+        for name, most in (handler_limits or {}).items()
+    }
 
     async def limited_app(scope: Scope, receive: Receive, send: Send) -> None:
         if not _is_limited(scope, paths, methods):
             await app(scope, receive, send)
             return
+        limit = larger.get(_header(scope, HANDLER_HEADER), default)
         declared = _declared_length(scope)
         if declared is not None and declared > limit:
             log.info("Upload refused: Content-Length %s over %s bytes", declared, limit)
@@ -80,6 +91,14 @@ def _is_limited(scope: Scope, paths: tuple[str, ...], methods: tuple[str, ...]) 
         and scope.get("method", "GET").upper() in methods
         and scope.get("path", "").startswith(paths)
     )
+
+
+def _header(scope: Scope, wanted: bytes) -> bytes | None:
+    """The first value of the header ``wanted`` (lower case), or None."""
+    for name, value in scope.get("headers", ()):
+        if name.lower() == wanted:
+            return value
+    return None
 
 
 def _declared_length(scope: Scope) -> int | None:

@@ -171,6 +171,31 @@ def test_the_multipart_envelope_allowance_is_added_to_the_limit():
     assert over.status_code == 413
 
 
+def test_an_upload_handler_of_several_photos_has_its_own_limit():
+    """The handler named in the request's header gets its larger limit; every other
+    upload keeps the one-photo limit, whatever handler it names."""
+    recorder = Recorder()
+    several = "state.best_photo_state.choose_photos"
+    app = limit_request_body(
+        recording_app(recorder),
+        max_bytes=MAX_BYTES,
+        paths=PATHS,
+        envelope_bytes=0,
+        handler_limits={several: 3 * MAX_BYTES},
+    )
+
+    async def post(handler: str, size: int) -> int:
+        async with in_process_client(app) as client:
+            headers = {"Reflex-Event-Handler": handler}
+            answer = await client.post("/_upload", content=b"p" * size, headers=headers)
+            return answer.status_code
+
+    assert asyncio.run(post(several, 3 * MAX_BYTES)) == 200
+    assert asyncio.run(post(several, 3 * MAX_BYTES + 1)) == 413
+    assert asyncio.run(post("state.score_state.upload_on_page", MAX_BYTES + 1)) == 413
+    assert recorder.received == [3 * MAX_BYTES]
+
+
 def test_other_paths_and_methods_are_not_limited():
     recorder = Recorder()
     big = b"b" * (2 * MAX_BYTES)
