@@ -1020,6 +1020,10 @@ PREMIUM_PAYMENT_PROCESSING = (
 )
 
 
+# ---- The dashboard: a member's score across their saved face photos (our text) ----
+SCORE_ACROSS_PHOTOS = "Your score across {count} photos: middle {middle} (range {lowest}–{highest})"
+
+
 def page_title(heading: str) -> str:
     """A page's browser tab title: its heading, then the product's name."""
     return f"{heading} | {APP_NAME}"

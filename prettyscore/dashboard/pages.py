@@ -34,6 +34,22 @@ def _figure(label: str, value, test_id: str) -> rx.Component:
     )
 
 
+def _score_across_photos() -> rx.Component:
+    """The member's score across their saved face photos (from two of them)."""
+    return rx.cond(
+        State.score_across_photos != "",
+        rx.card(
+            rx.text(
+                State.score_across_photos,
+                size="3",
+                weight="medium",
+                data_testid="overview-score-range",
+            ),
+            width="100%",
+        ),
+    )
+
+
 def _plan_badge() -> rx.Component:
     return rx.cond(
         State.premium,
@@ -53,6 +69,7 @@ def _overview_tab() -> rx.Component:
             spacing="3",
             width="100%",
         ),
+        _score_across_photos(),
         rx.card(
             rx.hstack(
                 rx.vstack(

@@ -1,12 +1,13 @@
 """What the dashboard's Overview and Personality tabs show, read in one place.
 
-Plain reads of the member's own rows: counts and their best score, their video
-generations, their personality results and whether they have Premium (the one
-``is_subscriber`` check every limit asks).
+Plain reads of the member's own rows: counts and their best score, their score across
+their saved face photos, their video generations, their personality results and whether
+they have Premium (the one ``is_subscriber`` check every limit asks).
 """
 
 from __future__ import annotations
 
+import statistics
 import uuid
 from dataclasses import dataclass
 from datetime import datetime
@@ -14,7 +15,9 @@ from datetime import datetime
 from sqlalchemy import func, or_
 from sqlmodel import Session, select
 
+from prettyscore.analysis import kinds, tiers
 from prettyscore.billing.service import is_subscriber
+from prettyscore.core import messages
 from prettyscore.editing import service as editing
 from prettyscore.personality.models import PersonalityResult
 from prettyscore.personality.quiz import BASIC, DETAILED
@@ -22,6 +25,31 @@ from prettyscore.photos.models import Photo
 from prettyscore.video.models import VideoGeneration
 
 RECENT_RESULTS = 10
+#: The score across photos is shown from this many saved face photos: one is no range.
+RANGE_MIN_PHOTOS = 2
+
+
+@dataclass(frozen=True)
+class ScoreRange:
+    """A member's score across their saved face photos: how many, the middle (median)
+    and the lowest and highest, each one decimal."""
+
+    count: int
+    middle: float
+    lowest: float
+    highest: float
+
+    @property
+    def text(self) -> str:
+        """'Your score across N photos: middle X (range A–B)', or "" below two photos."""
+        if self.count < RANGE_MIN_PHOTOS:
+            return ""
+        return messages.SCORE_ACROSS_PHOTOS.format(
+            count=self.count,
+            middle=tiers.score_text(self.middle),
+            lowest=tiers.score_text(self.lowest),
+            highest=tiers.score_text(self.highest),
+        )
 
 
 @dataclass(frozen=True)
@@ -34,6 +62,24 @@ class Overview:
     video_count: int
     free_edits_left: int
     premium: bool
+    score_range: ScoreRange | None = None
+
+
+def score_range(db: Session, user_id: uuid.UUID) -> ScoreRange | None:
+    """The member's score across their saved face photos (feet, hands and pets are
+    scored on other scales), or None without one. The same face scores a little
+    differently from photo to photo; the middle and the range say where it stands."""
+    scores = db.exec(
+        select(Photo.score).where(Photo.user_id == user_id, Photo.photo_type == kinds.FACE)
+    ).all()
+    if not scores:
+        return None
+    return ScoreRange(
+        count=len(scores),
+        middle=round(statistics.median(scores), 1),
+        lowest=min(scores),
+        highest=max(scores),
+    )
 
 
 def overview(db: Session, user_id: uuid.UUID) -> Overview:
@@ -56,6 +102,7 @@ def overview(db: Session, user_id: uuid.UUID) -> Overview:
         video_count=videos,
         free_edits_left=editing.edits_remaining(db, editing.allowance_key(user_id, None)),
         premium=is_subscriber(db, user_id),
+        score_range=score_range(db, user_id),
     )
 
 

@@ -66,6 +66,8 @@ class DashboardState(PhotosState):
     listed_count: int = 0
     video_count: int = 0
     free_edits_left: int = 0
+    # "Your score across N photos: ..." from two saved face photos, else "".
+    score_across_photos: str = ""
     results: list[ResultRow] = []
 
     _watch: str = ""  # the one recheck loop allowed to run for this tab
@@ -101,6 +103,7 @@ class DashboardState(PhotosState):
         self.best_score = "–" if figures.best_score is None else score_text(figures.best_score)
         self.listed_count, self.video_count = figures.listed_count, figures.video_count
         self.free_edits_left = figures.free_edits_left
+        self.score_across_photos = figures.score_range.text if figures.score_range else ""
         self.results = [_result_row(result) for result in results]
 
     @rx.event(background=True)
