@@ -17,16 +17,23 @@ What it does:
    the landmarks' shape, symmetry, the classic proportions), with its Spearman
    correlation with the rating, overall and within each sex, and its mean per ethnic
    group (in SDs): what was tested, and why a term was kept or left out.
-2. **Cross-validation** of the model (``face_score.TERMS``, a ridge regression on the
-   standardised terms): 10 folds stratified by sex, repeated with 10 shuffles; every
-   number is fitted on the training folds only, and the held-out predictions give the
+2. **Nested cross-validation** of the model: a ridge regression on the face
+   descriptor's 128 numbers (``face_descriptor``), with the measured terms of
+   ``face_score.TERMS`` that add agreement. Which terms join, and the two penalties
+   (one for the descriptor, one for the terms), are chosen inside each training fold
+   by its own inner cross-validation, on the mean of the Spearman correlations overall
+   and within each sex; the outer folds (10, stratified by sex, repeated with 10
+   shuffles) never see a choice made on them. The held-out predictions give the
    Spearman correlation with people's ratings, overall and within each sex, and each
-   ethnic group's and sex's gap (z of the prediction minus z of the rating). The same
-   for a forward selection among the candidates done inside each training fold (an
-   honest figure for choosing terms on these faces).
-3. **The model** fitted on all 102 faces, and the reference population's spread of
-   predicted ratings, written to ``prettyscore/analysis/engines/face_score.json``; the
-   report to ``docs/analysis/score-fit.txt``.
+   ethnic group's and sex's gap (z of the prediction minus z of the rating).
+3. **The same person**: the London sitters photographed again smiling (50), each
+   sitter's two photos predicted by a model whose training folds left the sitter out,
+   and the eight everyday photos of one person (``same_person/``): the spread of one
+   person's scores as a share of the spread across people.
+4. **The model** chosen and fitted on all 102 faces, and the reference population's
+   spread of predicted ratings, written to
+   ``prettyscore/analysis/engines/face_score.json``; the report, with the tiers' shares
+   and the parameter count, to ``docs/analysis/score-fit.txt``.
 """
 
 from __future__ import annotations
@@ -36,13 +43,14 @@ import csv
 import json
 import math
 import sys
+from dataclasses import dataclass
 from pathlib import Path
 
 import numpy as np
 from PIL import Image
 from scipy.stats import spearmanr
 
-from prettyscore.analysis.engines import face_calibration, face_score
+from prettyscore.analysis.engines import face_calibration, face_photo, face_score
 from prettyscore.analysis.engines import face_mesh_points as fp
 from prettyscore.analysis.engines.face_mesh import FaceMeshEngine
 
@@ -51,8 +59,11 @@ FACES = ROOT / "tests" / "fixtures" / "faces"
 PARAMETERS = face_score.PARAMETERS_FILE
 REPORT = ROOT / "docs" / "analysis" / "score-fit.txt"
 
-# Ridge penalty on the standardised terms (fixed, not tuned: it only steadies the
-# weights of a small model on 102 faces).
+# Ridge penalties tried inside the folds: on the descriptor's standardised numbers, and
+# on the standardised measured terms.
+DESCRIPTOR_ALPHAS = (50.0, 100.0, 200.0, 400.0)
+TERM_ALPHAS = (5.0, 30.0)
+# The penalty of the forward selection among candidates (a small model of scalars).
 RIDGE_ALPHA = 5.0
 FOLDS = 10
 SHUFFLES = 10
@@ -94,11 +105,12 @@ SHAPE_POINTS = sorted(
 # The faces
 # ---------------------------------------------------------------------------
 class Faces:
-    """The analysed faces: each one's terms, raw measures, frontal shape and landmarks."""
+    """The analysed faces: each one's terms, raw measures, frontal shape, landmarks and
+    descriptor."""
 
     def __init__(self, names, analysed_, ratings=None, sex=None, ethnicity=None):
         self.names = names
-        self.terms, self.measures, self.shapes, self.points = analysed_
+        self.terms, self.measures, self.shapes, self.points, self.descriptors = analysed_
         self.ratings = ratings
         self.sex = sex
         self.ethnicity = ethnicity
@@ -111,9 +123,10 @@ class Faces:
 
 
 def analysed(paths: list[Path]):
-    """Each photo's terms, measures, frontal outline shape and landmarks (photo pixels)."""
+    """Each photo's terms, measures, frontal outline shape, landmarks (photo pixels) and
+    descriptor."""
     engine = FaceMeshEngine()
-    terms, measures, shapes, points = [], [], [], []
+    terms, measures, shapes, points, descriptors = [], [], [], [], []
     for path in paths:
         with Image.open(path) as photo:
             pixels = np.array(photo.convert("RGB"))
@@ -123,7 +136,8 @@ def analysed(paths: list[Path]):
         # The outlines, levelled and turned to the camera (face widths).
         shapes.append(measured.frame.frontal(measured.points)[SHAPE_POINTS, :2])
         points.append(measured.points[:, :2])
-    return terms, measures, np.array(shapes), np.array(points)
+        descriptors.append(measured.descriptor)
+    return terms, measures, np.array(shapes), np.array(points), np.array(descriptors)
 
 
 def london() -> Faces:
@@ -139,39 +153,105 @@ def london() -> Faces:
 
 
 def canada() -> Faces:
-    paths = sorted((FACES / "canada").glob("*.jpg"))
+    return unrated("canada")
+
+
+def unrated(folder: str) -> Faces:
+    paths = sorted((FACES / folder).glob("*.jpg"))
     return Faces([path.name for path in paths], analysed(paths))
 
 
 # ---------------------------------------------------------------------------
 # The model
 # ---------------------------------------------------------------------------
-def levels(faces: Faces) -> np.ndarray:
+@dataclass(frozen=True)
+class Choice:
+    """What the inner cross-validation chooses: the measured terms that join the
+    descriptor (keys of ``face_score.TERMS``) and the two ridge penalties."""
+
+    terms: tuple[str, ...]
+    descriptor_alpha: float
+    term_alpha: float
+
+
+def choices() -> list[Choice]:
+    keys = [term.key for term in face_score.TERMS]
+    subsets = [
+        tuple(key for index, key in enumerate(keys) if mask >> index & 1)
+        for mask in range(2 ** len(keys))
+    ]
+    return [
+        Choice(subset, descriptor_alpha, term_alpha)
+        for subset in subsets
+        for descriptor_alpha in DESCRIPTOR_ALPHAS
+        for term_alpha in (TERM_ALPHAS if subset else TERM_ALPHAS[:1])
+    ]
+
+
+def term_levels(faces: Faces, keys: tuple[str, ...]) -> np.ndarray:
     """The terms as the model standardises them (the logarithm of a logarithmic one)."""
     columns = []
     for term in face_score.TERMS:
-        values = faces.column(term.key)
-        columns.append(np.log(values) if term.logarithmic else values)
-    return np.column_stack(columns)
+        if term.key in keys:
+            values = faces.column(term.key)
+            columns.append(np.log(values) if term.logarithmic else values)
+    return np.column_stack(columns) if columns else np.zeros((len(faces.names), 0))
 
 
-def ridge(design: np.ndarray, target: np.ndarray) -> tuple[float, np.ndarray]:
-    """Intercept and weights of a ridge regression on standardised columns."""
-    with_ones = np.column_stack([np.ones(len(design)), design])
+def design(faces: Faces, choice: Choice) -> np.ndarray:
+    """The model's columns: the descriptor's 128 numbers, then the chosen terms."""
+    return np.column_stack([faces.descriptors, term_levels(faces, choice.terms)])
+
+
+@dataclass(frozen=True)
+class Model:
+    """A fitted model: its columns' means and SDs, intercept and weights."""
+
+    choice: Choice
+    means: np.ndarray
+    sds: np.ndarray
+    intercept: float
+    weights: np.ndarray
+
+    def predict(self, columns: np.ndarray) -> np.ndarray:
+        return self.intercept + ((columns - self.means) / self.sds) @ self.weights
+
+
+def fit(columns: np.ndarray, ratings: np.ndarray, choice: Choice) -> Model:
+    """A ridge regression on the standardised columns, the descriptor's numbers and the
+    terms each with their own penalty."""
+    means, sds = columns.mean(axis=0), columns.std(axis=0)
+    sds = np.where(sds > 0, sds, 1.0)
+    with_ones = np.column_stack([np.ones(len(columns)), (columns - means) / sds])
+    terms = len(choice.terms)
+    penalty = np.diag(
+        np.r_[
+            0.0,
+            np.full(columns.shape[1] - terms, choice.descriptor_alpha),
+            np.full(terms, choice.term_alpha),
+        ]
+    )
+    solution = np.linalg.solve(with_ones.T @ with_ones + penalty, with_ones.T @ ratings)
+    return Model(choice, means, sds, float(solution[0]), solution[1:])
+
+
+def ridge(design_: np.ndarray, target: np.ndarray) -> tuple[float, np.ndarray]:
+    """Intercept and weights of a ridge regression (``RIDGE_ALPHA``) on standardised
+    columns: the forward selection's small model of scalars."""
+    with_ones = np.column_stack([np.ones(len(design_)), design_])
     penalty = RIDGE_ALPHA * np.eye(with_ones.shape[1])
     penalty[0, 0] = 0.0
     solution = np.linalg.solve(with_ones.T @ with_ones + penalty, with_ones.T @ target)
     return float(solution[0]), solution[1:]
 
 
-def fit(columns: np.ndarray, ratings: np.ndarray):
-    """(means, sds, intercept, weights) of the model on these faces."""
+def scalar_fit(columns: np.ndarray, ratings: np.ndarray):
     means, sds = columns.mean(axis=0), columns.std(axis=0)
     intercept, weights = ridge((columns - means) / sds, ratings)
     return means, sds, intercept, weights
 
 
-def predicted(columns, means, sds, intercept, weights) -> np.ndarray:
+def scalar_predicted(columns, means, sds, intercept, weights) -> np.ndarray:
     return intercept + ((columns - means) / sds) @ weights
 
 
@@ -186,14 +266,74 @@ def folds(sex: np.ndarray, seed: int) -> np.ndarray:
     return assignment
 
 
-def held_out(columns: np.ndarray, faces: Faces, seed: int) -> np.ndarray:
+def criterion(prediction: np.ndarray, ratings: np.ndarray, sex: np.ndarray) -> float:
+    """What the inner folds maximise: the mean of the Spearman correlations overall and
+    within each sex (a model must order women and men each, not only tell them apart)."""
+    figures = [spearmanr(prediction, ratings)[0]]
+    for value in sorted(set(sex)):
+        inside = sex == value
+        figures.append(spearmanr(prediction[inside], ratings[inside])[0])
+    return float(np.mean(figures))
+
+
+def choose(faces: Faces, rows: np.ndarray) -> Choice:
+    """The choice whose inner cross-validation on ``rows`` (London indices) agrees best."""
+    ratings, sex = faces.ratings[rows], faces.sex[rows]
+    fold_of = folds(sex, 1)
+    best, chosen = -np.inf, None
+    for choice in choices():
+        columns = design(faces, choice)[rows]
+        out = np.zeros(len(rows))
+        for fold in range(FOLDS):
+            inner, outer = fold_of != fold, fold_of == fold
+            out[outer] = fit(columns[inner], ratings[inner], choice).predict(columns[outer])
+        figure = criterion(out, ratings, sex)
+        if figure > best:
+            best, chosen = figure, choice
+    return chosen
+
+
+def held_out(faces: Faces, seed: int, smiling: Faces | None = None):
+    """Each London face's prediction by a model chosen and fitted without its fold; the
+    choices made; and for each sitter photographed smiling, (neutral, smiling)
+    predictions by the same model."""
     fold_of = folds(faces.sex, seed)
-    out = np.zeros(len(columns))
+    out = np.zeros(len(faces.names))
+    made, pairs = [], []
+    partner = smiling_partners(faces, smiling)
     for fold in range(FOLDS):
-        train, test = fold_of != fold, fold_of == fold
-        model = fit(columns[train], faces.ratings[train])
-        out[test] = predicted(columns[test], *model)
-    return out
+        train, test = np.flatnonzero(fold_of != fold), np.flatnonzero(fold_of == fold)
+        choice = choose(faces, train)
+        made.append(choice)
+        model = fit(design(faces, choice)[train], faces.ratings[train], choice)
+        out[test] = model.predict(design(faces, choice)[test])
+        if partner:
+            smiled = model.predict(design(smiling, choice))
+            pairs += [(out[index], smiled[partner[index]]) for index in test if index in partner]
+    return out, made, np.array(pairs)
+
+
+def choice_order(choice: Choice) -> tuple:
+    return (choice.terms, choice.descriptor_alpha, choice.term_alpha)
+
+
+def smiling_partners(faces: Faces, smiling: Faces | None) -> dict[int, int]:
+    """London index → index of the same sitter's smiling photo (``NNN_08`` is ``NNN_03``)."""
+    if smiling is None:
+        return {}
+    where = {name: index for index, name in enumerate(faces.names)}
+    return {
+        where[name.replace("_08", "_03")]: index
+        for index, name in enumerate(smiling.names)
+        if name.replace("_08", "_03") in where
+    }
+
+
+def within_person_ratio(pairs: np.ndarray) -> float:
+    """Pooled within-person SD of pairs of one person's scores over the SD of all of
+    them: 0 would be a score of the person, 1 a score of the photo."""
+    within = np.sqrt(np.mean((pairs[:, 0] - pairs[:, 1]) ** 2 / 2.0))
+    return float(within / pairs.ravel().std())
 
 
 # ---------------------------------------------------------------------------
@@ -222,10 +362,11 @@ def gaps(prediction: np.ndarray, faces: Faces) -> dict[str, float]:
     return out
 
 
-def cross_validated(faces: Faces) -> dict:
-    columns = levels(faces)
-    runs = [held_out(columns, faces, seed) for seed in range(SHUFFLES)]
-    figures = [agreement(run, faces) for run in runs]
+def cross_validated(faces: Faces, smiling: Faces) -> dict:
+    """The nested cross-validation's held-out figures, over ``SHUFFLES`` shuffles."""
+    runs = [held_out(faces, seed, smiling) for seed in range(SHUFFLES)]
+    figures = [agreement(out, faces) for out, _, _ in runs]
+    made = [choice for _, choices_made, _ in runs for choice in choices_made]
     return {
         "spearman": {key: float(np.mean([f[key] for f in figures])) for key in figures[0]},
         "spearman_range": {
@@ -233,8 +374,13 @@ def cross_validated(faces: Faces) -> dict:
             for key in figures[0]
         },
         "gaps": {
-            key: float(np.mean([gaps(run, faces)[key] for run in runs]))
-            for key in gaps(runs[0], faces)
+            key: float(np.mean([gaps(out, faces)[key] for out, _, _ in runs]))
+            for key in gaps(runs[0][0], faces)
+        },
+        "smiling_ratio": float(np.mean([within_person_ratio(pairs) for _, _, pairs in runs])),
+        "choices": {
+            choice: sum(1 for other in made if other == choice) / len(made)
+            for choice in sorted(set(made), key=choice_order)
         },
     }
 
@@ -278,7 +424,7 @@ def shape_candidates(faces: Faces) -> dict[str, np.ndarray]:
 def candidates(faces: Faces) -> dict[str, np.ndarray]:
     found = {
         "skin evenness (less uneven)": -np.log(faces.column("skin_evenness")),
-        "eye openness": faces.column("eye_openness"),
+        "eye openness": faces.measure("eye_openness"),
         "face length to width": faces.column("face_shape"),
     }
     found.update(shape_candidates(faces))
@@ -317,16 +463,16 @@ def nested_selection(faces: Faces) -> dict[str, float]:
     out = np.zeros(len(faces.names))
     for fold in range(FOLDS):
         train, test = fold_of != fold, fold_of == fold
-        chosen = choose(matrix[train], faces.ratings[train], faces.sex[train])
-        model = fit(matrix[train][:, chosen], faces.ratings[train])
-        out[test] = predicted(matrix[test][:, chosen], *model)
+        chosen = forward_choose(matrix[train], faces.ratings[train], faces.sex[train])
+        model = scalar_fit(matrix[train][:, chosen], faces.ratings[train])
+        out[test] = scalar_predicted(matrix[test][:, chosen], *model)
     return agreement(out, faces)
 
 
 SHAPE_KEYS = ("averageness", "femininity")
 
 
-def choose(matrix: np.ndarray, ratings: np.ndarray, sex: np.ndarray) -> list[int]:
+def forward_choose(matrix: np.ndarray, ratings: np.ndarray, sex: np.ndarray) -> list[int]:
     chosen: list[int] = []
     best = -1.0
     while len(chosen) < 3:
@@ -339,8 +485,8 @@ def choose(matrix: np.ndarray, ratings: np.ndarray, sex: np.ndarray) -> list[int
             out = np.zeros(len(ratings))
             for fold in range(FOLDS):
                 inner, outer = fold_of != fold, fold_of == fold
-                model = fit(matrix[inner][:, columns], ratings[inner])
-                out[outer] = predicted(matrix[outer][:, columns], *model)
+                model = scalar_fit(matrix[inner][:, columns], ratings[inner])
+                out[outer] = scalar_predicted(matrix[outer][:, columns], *model)
             trials.append((spearmanr(out, ratings)[0], column))
         score, column = max(trials)
         if score <= best:
@@ -419,26 +565,67 @@ def rounded(value: float) -> float:
 
 
 def parameters(rated: Faces, reference: list[Faces]) -> dict:
-    """The model on all rated faces, and the reference population's spread."""
-    columns = levels(rated)
-    means, sds, intercept, weights = fit(columns, rated.ratings)
-    everyone = np.vstack([levels(faces) for faces in reference])
+    """The model chosen and fitted on all rated faces, and the reference population's
+    spread."""
+    choice = choose(rated, np.arange(len(rated.names)))
+    fitted_model = fit(design(rated, choice), rated.ratings, choice)
+    descriptor_weights = fitted_model.weights[: face_descriptor_length()]
+    descriptor_sds = fitted_model.sds[: face_descriptor_length()]
+    descriptor_means = fitted_model.means[: face_descriptor_length()]
+    raw = descriptor_weights / descriptor_sds
+    everyone = np.vstack([term_levels(faces, choice.terms) for faces in reference])
     terms = {}
-    for index, term in enumerate(face_score.TERMS):
+    counted = [term for term in face_score.TERMS if term.key in choice.terms]
+    for index, term in enumerate(counted):
+        column = face_descriptor_length() + index
         values = np.concatenate([faces.column(term.key) for faces in reference])
         level = everyone[:, index]
         low, high = level.min() - level.std(), level.max() + level.std()
         if term.logarithmic:
             low, high = math.exp(low), math.exp(high)
         terms[term.key] = {
-            "mean": rounded(means[index]),
-            "sd": rounded(sds[index]),
-            "weight": rounded(weights[index]),
+            "mean": rounded(fitted_model.means[column]),
+            "sd": rounded(fitted_model.sds[column]),
+            "weight": rounded(fitted_model.weights[column]),
             "low": rounded(low),
             "high": rounded(high),
             "typical": [rounded(v) for v in np.percentile(values, (25, 75))],
         }
-    model = {"intercept": rounded(intercept), "terms": terms}
+    offset = -float(raw @ descriptor_means)
+    learned = np.concatenate([faces.descriptors @ raw + offset for faces in reference])
+    model = {
+        "intercept": rounded(fitted_model.intercept),
+        "learned": {
+            "weights": [rounded(weight) for weight in raw],
+            "offset": rounded(offset),
+            "low": rounded(learned.min() - learned.std()),
+            "high": rounded(learned.max() + learned.std()),
+        },
+        "terms": terms,
+        "choice": {
+            "descriptor_alpha": choice.descriptor_alpha,
+            "term_alpha": choice.term_alpha,
+        },
+    }
+    return {"model": model, "reference": reference_figures(model, reference)}
+
+
+def top_one_percent(standings: np.ndarray) -> float:
+    """The standing above which at most 1% of these faces lie (a little above the
+    highest of the rest, so none of them reaches it)."""
+    allowed = int(0.01 * len(standings))
+    return float(np.sort(standings)[-(allowed + 1)]) + 1e-3
+
+
+def face_descriptor_length() -> int:
+    from prettyscore.analysis.engines import face_descriptor
+
+    return face_descriptor.LENGTH
+
+
+def reference_figures(model: dict, reference: list[Faces]) -> dict:
+    """The reference population's predicted ratings (mean, spread, best standing with
+    its photo's nudge), each part's and each contribution's spread."""
     provisional = face_score.parameters_from(
         {
             "model": model,
@@ -446,27 +633,36 @@ def parameters(rated: Faces, reference: list[Faces]) -> dict:
         }
     )
     predictions = [
-        face_calibration.predicted(measures, provisional)
+        face_calibration.predicted(measures, descriptor, provisional)
         for faces in reference
-        for measures in faces.measures
+        for measures, descriptor in zip(faces.measures, faces.descriptors, strict=True)
     ]
+    nudges = np.array(
+        [face_photo.reading(measures).nudge for faces in reference for measures in faces.measures]
+    )
     ratings = np.array([prediction.rating for prediction in predictions])
-    parts = sorted({term.part for term in face_score.TERMS})
+    mean, sd = ratings.mean(), ratings.std()
+    standings = (ratings - mean) / sd + nudges
+    best = mean + sd * float(np.max(standings))
+    parts = sorted({face_score.part_of(key) for key in predictions[0].contributions})
+    keys = list(predictions[0].contributions)
     return {
-        "model": model,
-        "reference": {
-            "faces": len(ratings),
-            "mean": rounded(ratings.mean()),
-            "sd": rounded(ratings.std()),
-            "best": rounded(ratings.max()),
-            "part_mean": {
-                part: rounded(np.mean([prediction.part(part) for prediction in predictions]))
-                for part in parts
-            },
-            "part_sd": {
-                part: rounded(np.std([prediction.part(part) for prediction in predictions]))
-                for part in parts
-            },
+        "faces": len(ratings),
+        "mean": rounded(mean),
+        "sd": rounded(sd),
+        "best": rounded(best),
+        "top_1_percent": rounded(top_one_percent(standings)),
+        "part_mean": {
+            part: rounded(np.mean([prediction.part(part) for prediction in predictions]))
+            for part in parts
+        },
+        "part_sd": {
+            part: rounded(np.std([prediction.part(part) for prediction in predictions]))
+            for part in parts
+        },
+        "contribution_sd": {
+            key: rounded(np.std([prediction.contributions[key] for prediction in predictions]))
+            for key in keys
         },
     }
 
@@ -474,8 +670,53 @@ def parameters(rated: Faces, reference: list[Faces]) -> dict:
 # ---------------------------------------------------------------------------
 # The report
 # ---------------------------------------------------------------------------
-def report(rated: Faces, reference: list[Faces], fitted: dict, validated: dict, nested) -> str:
+def same_person_figures(fitted: dict, reference: list[Faces], same: Faces) -> dict:
+    """The committed model's headline standings (the person's, nudged by the photo) of
+    one person's eight photos: their spread over the reference's spread across people."""
+    parameters_now = face_score.parameters_from(fitted)
+
+    def standings(faces: Faces) -> np.ndarray:
+        return np.array(
+            [
+                face_score.standing(
+                    face_calibration.predicted(measures, descriptor, parameters_now).rating,
+                    parameters_now,
+                )
+                + face_photo.reading(measures).nudge
+                for measures, descriptor in zip(faces.measures, faces.descriptors, strict=True)
+            ]
+        )
+
+    everyone = np.concatenate([standings(faces) for faces in reference])
+    own = standings(same)
+    nudges = [
+        face_photo.reading(measures).nudge for faces in reference for measures in faces.measures
+    ]
+    return {
+        "reference_nudge": float(np.mean(nudges)),
+        "ratio": float(own.std() / everyone.std()),
+        "scores": [face_score.scaled(value, parameters_now) for value in own],
+        "reference": everyone,
+    }
+
+
+def tier_shares(standings: np.ndarray, fitted: dict) -> dict[str, float]:
+    """The reference population's shares at 9.5 and more and at exactly 10."""
+    parameters_now = face_score.parameters_from(fitted)
+    record = parameters_now.record_standing
+    scores = np.array([face_score.scaled(value, parameters_now) for value in standings])
+    return {
+        "9.5+": float(np.mean(scores >= 9.5)),
+        "10": float(np.mean(standings >= record)),
+    }
+
+
+def report(rated: Faces, fitted: dict, validated: dict, nested: dict, same: dict) -> str:
     spearman, spread = validated["spearman"], validated["spearman_range"]
+    parameters_now = face_score.parameters_from(fitted)
+    choice = fitted["model"]["choice"]
+    counted = [term for term in face_score.TERMS if term.key in fitted["model"]["terms"]]
+    shares = tier_shares(same["reference"], fitted)
     lines = [
         "The face score fitted to people's ratings (scripts/fit_score.py)",
         "",
@@ -486,28 +727,48 @@ def report(rated: Faces, reference: list[Faces], fitted: dict, validated: dict, 
         "Candidates (Spearman with the mean rating; group means of the measure in SDs):",
         *("  " + line for line in candidate_table(rated)),
         "",
-        f"The model: {len(face_score.TERMS)} terms, a ridge regression (alpha {RIDGE_ALPHA}) "
-        f"on the standardised terms: {len(face_score.TERMS) + 1} fitted weights "
-        f"(with the intercept) and {2 * len(face_score.TERMS)} standardisation numbers.",
-        f"Held-out agreement ({FOLDS}-fold, stratified by sex, mean of {SHUFFLES} shuffles; "
-        "range in brackets):",
+        "The model: a ridge regression on the face descriptor's 128 numbers (dlib's ResNet, "
+        "public domain) and the measured terms chosen inside the folds; "
+        f"{parameters_now.parameter_count} fitted numbers.",
+        "Nested cross-validation: terms and penalties chosen inside each training fold "
+        f"(inner {FOLDS}-fold); held out, {FOLDS}-fold stratified by sex, mean of "
+        f"{SHUFFLES} shuffles (range in brackets):",
         *(
             f"  {key:7s} Spearman {spearman[key]:.3f}  [{spread[key][0]:.3f}–{spread[key][1]:.3f}]"
             for key in spearman
         ),
         "Held-out gaps, z(prediction) − z(rating), mean over the shuffles:",
         *(f"  {key:11s} {value:+.2f}" for key, value in validated["gaps"].items()),
-        "Forward selection of up to 3 candidates inside each training fold (held out): "
+        "Choices made inside the outer folds (share of folds):",
+        *(
+            f"  terms {', '.join(c.terms) or 'none':27s} descriptor alpha "
+            f"{c.descriptor_alpha:5.0f}  term alpha {c.term_alpha:4.0f}   {share:.0%}"
+            for c, share in validated["choices"].items()
+        ),
+        "The same person (within-person SD over the SD across people; 0 is a score of "
+        "the person, 1 of the photo):",
+        f"  London sitters neutral and smiling, held out (50 sitters): "
+        f"{validated['smiling_ratio']:.3f}",
+        f"  one person's eight everyday photos (same_person/), against the reference: "
+        f"{same['ratio']:.3f}; scores {', '.join(f'{v:.1f}' for v in same['scores'])}",
+        f"Tiers on the reference population: {shares['9.5+']:.1%} at 9.5 or more, "
+        f"{shares['10']:.1%} at exactly 10; its photos' mean nudge "
+        f"{same['reference_nudge']:+.3f} SD.",
+        "Forward selection of up to 3 scalar candidates inside each training fold (held "
+        "out, without the descriptor): "
         + ", ".join(f"{key} {value:.3f}" for key, value in nested.items()),
         "",
         "The mesh's points against the London Set's hand-placed ones (distances in "
         "inter-pupil distances):",
         *landmark_check(rated),
         "",
-        "Fitted on all rated faces (rating points per standard deviation of the term):",
+        f"Chosen and fitted on all rated faces (descriptor alpha {choice['descriptor_alpha']:.0f}, "
+        f"term alpha {choice['term_alpha']:.0f}); how much each counts (its contribution's "
+        "spread over the reference):",
+        f"  {face_score.IMPRESSION_NAME:22s} 128 weights        counts "
+        f"{100 * parameters_now.share(face_score.IMPRESSION):.0f}%",
     ]
-    parameters_now = face_score.parameters_from(fitted)
-    for term in face_score.TERMS:
+    for term in counted:
         entry = fitted["model"]["terms"][term.key]
         lines.append(
             f"  {term.name:22s} weight {entry['weight']:+.3f}  counts "
@@ -517,7 +778,7 @@ def report(rated: Faces, reference: list[Faces], fitted: dict, validated: dict, 
         f"  intercept {fitted['model']['intercept']:.3f}",
         "Reference population's predicted ratings: "
         f"mean {fitted['reference']['mean']:.3f}, sd {fitted['reference']['sd']:.3f}, "
-        f"best {fitted['reference']['best']:.3f}",
+        f"best with its photo {fitted['reference']['best']:.3f}",
     ]
     return "\n".join(lines) + "\n"
 
@@ -529,12 +790,14 @@ def main() -> int:
     rated = london()
     reference = [rated, canada()]
     fitted = parameters(rated, reference)
-    text = report(rated, reference, fitted, cross_validated(rated), nested_selection(rated))
+    validated = cross_validated(rated, unrated("london_smiling"))
+    same = same_person_figures(fitted, reference, unrated("same_person"))
+    text = report(rated, fitted, validated, nested_selection(rated), same)
     written = json.dumps(fitted, indent=2, sort_keys=True) + "\n"
     if arguments.check:
-        same = PARAMETERS.read_text() == written and REPORT.read_text() == text
-        print("the committed parameters and report are the fit's" if same else "they differ")
-        return 0 if same else 1
+        same_files = PARAMETERS.read_text() == written and REPORT.read_text() == text
+        print("the committed parameters and report are the fit's" if same_files else "they differ")
+        return 0 if same_files else 1
     PARAMETERS.write_text(written)
     REPORT.parent.mkdir(parents=True, exist_ok=True)
     REPORT.write_text(text)

@@ -45,11 +45,15 @@ def test_each_measure_is_a_sentence_against_its_ideal_for_its_part(store):
     texts = [note["text"] for note in notes]
     counted = [text for text in texts if "(counts " in text]
     assert [text.split(":")[0] for text in counted] == [
-        "Skin evenness",
-        "Eye openness",
+        "Overall impression",
         "Face length to width",
+        "Skin evenness",
     ]
-    assert all("raise" in text and "your score" in text and "typical" in text for text in counted)
+    learned, *measured = counted
+    assert "learned from 2,513 people's ratings of 102 faces" in learned
+    assert all("raise" in text and "your score" in text and "typical" in text for text in measured)
+    photo = next(text for text in texts if text.startswith("This photo: "))
+    assert "out of 10" in photo and "moves it only a little" in photo
     assert any(text.startswith("Symmetry is shown but not counted") for text in texts)
     assert not any("golden ratio" in text for text in texts)
     assert all(isinstance(note["in_range"], bool) for note in notes)

@@ -35,6 +35,7 @@ from prettyscore.analysis import tiers
 from prettyscore.analysis.engines import face_score
 from prettyscore.analysis.engines.face_mesh import FaceMeshEngine
 from prettyscore.core import messages
+from tests.analysis.model_faces import descriptor_contributing
 from tests.fixtures import corpus
 
 # The transform table uses the first 20 LFW faces (all 100 take too long for every
@@ -285,7 +286,10 @@ def test_every_tier_is_reached_by_some_face(capsys):
             low, high = fitted.terms[term.key].low, fitted.terms[term.key].high
             worst, best = (low, high) if term.higher_is_better else (high, low)
             values[term.key] = worst + (best - worst) * step / 100
-        score = face_score.overall_score(face_score.predict(values))
+        # The learned term from 4 reference spreads below its mean to 4 above.
+        spread = fitted.contribution_sd[face_score.IMPRESSION]
+        learned = descriptor_contributing(spread * (-4.0 + 8.0 * step / 100))
+        score = face_score.overall_score(face_score.predict(values, learned))
         reached_by_terms.add(tiers.tier_for(score).label)
     scores = before("portraits")
     scored = list(scores.items()) + [

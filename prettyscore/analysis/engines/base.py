@@ -8,11 +8,14 @@ the text the user should see (no face, several faces, too blurred, too dark).
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import Protocol
+from typing import TYPE_CHECKING, Protocol
 
 import numpy as np
 
 from prettyscore.analysis import kinds
+
+if TYPE_CHECKING:
+    from prettyscore.analysis.engines.face_photo import PhotoReading
 
 # The breakdown the results page and the saved photo show, in this order.
 BREAKDOWN_KEYS = kinds.BREAKDOWN_KEYS[kinds.FACE]
@@ -72,6 +75,11 @@ class FaceAnalysis:
     ``notes`` (each measure against its ideal range) and ``overlay`` (the lines it
     measured along), drawn on the part of the photo in ``view_box`` (x, y, w, h: the
     face with a margin); an engine that does not look leaves them empty.
+
+    ``score`` is the person's score nudged by the photo; ``person_score`` is the
+    person's alone (1–10, one decimal), and ``photo`` how well this photo shows the face
+    (``face_photo.PhotoReading``: light, sharpness, grain, expression, framing): both
+    None for an engine that does not look.
     """
 
     score: float
@@ -82,6 +90,8 @@ class FaceAnalysis:
     notes: tuple[MeasureNote, ...] = ()
     overlay: tuple[OverlayLine, ...] = ()
     view_box: tuple[int, int, int, int] | None = None
+    person_score: float | None = None
+    photo: PhotoReading | None = None
 
     def __post_init__(self) -> None:
         if not MIN_SCORE <= self.score <= MAX_SCORE:

@@ -1,10 +1,12 @@
 """From a face's measures to what a visitor sees: the score, the bars and the notes.
 
-The score is the fitted model's (``face_score``): how even the skin is against the
-light, how open the eyes are and how long the face is for its width predict how
-attractive people find a face, and the prediction is placed on the 1–10 scale among
-ordinary people. Here the measures become the model's terms, as far as the photo shows
-them:
+The score is the fitted model's (``face_score``): the overall impression learned from
+people's ratings on the face descriptor, with the measured terms the fit kept (how even
+the skin is against the light, how long the face is for its width), placed on the 1–10
+scale among ordinary people; that is the person's score. The photo (its light,
+sharpness, grain, the expression, the framing: ``face_photo``) then nudges it within a
+narrow band, and the notes say how much came from where. Here the measures become the
+model's terms, as far as the photo shows them:
 
 - **Skin**: a soft or grainy photo hides the skin's texture, so its figure would read
   smoother than the skin is. It is divided by ``sharpness_quality`` (1 when sharp,
@@ -29,7 +31,9 @@ from __future__ import annotations
 import math
 from dataclasses import dataclass
 
-from prettyscore.analysis.engines import face_score
+import numpy as np
+
+from prettyscore.analysis.engines import face_photo, face_score
 from prettyscore.analysis.engines.base import BREAKDOWN_KEYS, MeasureNote, one_decimal
 
 SYMMETRY, SKIN, HARMONY = BREAKDOWN_KEYS
@@ -143,39 +147,51 @@ SHARPNESS_IDEAL = Ideal(
 
 @dataclass(frozen=True)
 class Calibrated:
-    """What the visitor sees: the score, the three bars and the notes behind them;
+    """What the visitor sees: the score (the person's, nudged by the photo), the
+    person's alone, the three bars, the photo's reading and the notes behind them;
     ``standings`` keeps the model's figures (for calibration only, never shown)."""
 
     score: float
+    person_score: float
     breakdown: dict[str, float]
+    photo: face_photo.PhotoReading
     notes: tuple[MeasureNote, ...]
     standings: dict[str, float]
 
 
-def calibrated(measures: dict[str, float]) -> Calibrated:
-    """Notes, breakdown and score from the raw measures (by key)."""
+def calibrated(measures: dict[str, float], descriptor: np.ndarray) -> Calibrated:
+    """Notes, breakdown and score from the raw measures (by key) and the face's
+    descriptor."""
     uncertainty = landmark_uncertainty(measures[SHARPNESS_IDEAL.key], measures[GRAIN_IDEAL.key])
     symmetry, symmetry_notes = weighted_quality(SYMMETRY_IDEALS, measures, uncertainty)
-    prediction = predicted(measures)
-    skin_notes = (
-        term_note(face_score.TERMS[0], prediction),
-        SHARPNESS_IDEAL.note(measures[SHARPNESS_IDEAL.key]),
-        GRAIN_IDEAL.note(measures[GRAIN_IDEAL.key]),
-    )
-    harmony_notes = tuple(
-        term_note(term, prediction) for term in face_score.TERMS if term.part == HARMONY
-    )
+    prediction = predicted(measures, descriptor)
+    photo = face_photo.reading(measures)
+    score = face_score.overall_score(prediction, photo.nudge)
+    person_score = face_score.overall_score(prediction)
+    counted = face_score.counted_terms()
+    skin_notes = tuple(term_note(term, prediction) for term in counted if term.part == SKIN)
+    harmony_notes = tuple(term_note(term, prediction) for term in counted if term.part == HARMONY)
     return Calibrated(
-        score=face_score.overall_score(prediction),
+        score=score,
+        person_score=person_score,
         breakdown={
             SYMMETRY: one_decimal(10.0 * symmetry, 0.0, 10.0),
             SKIN: face_score.part_score(prediction, SKIN),
             HARMONY: face_score.part_score(prediction, HARMONY),
         },
-        notes=(SYMMETRY_NOT_COUNTED, *symmetry_notes, *skin_notes, *harmony_notes),
+        photo=photo,
+        notes=(
+            SYMMETRY_NOT_COUNTED,
+            *symmetry_notes,
+            impression_note(),
+            *harmony_notes,
+            *skin_notes,
+            *photo_notes(measures, photo, person_score, score),
+        ),
         standings={
             "rating": prediction.rating,
             "overall": face_score.standing(prediction.rating),
+            "photo_nudge": photo.nudge,
             **{f"{part}": face_score.part_standing(prediction, part) for part in (SKIN, HARMONY)},
             **{f"q_{SYMMETRY}": symmetry},
         },
@@ -183,16 +199,70 @@ def calibrated(measures: dict[str, float]) -> Calibrated:
 
 
 def predicted(
-    measures: dict[str, float], fitted: face_score.Parameters | None = None
+    measures: dict[str, float],
+    descriptor: np.ndarray,
+    fitted: face_score.Parameters | None = None,
 ) -> face_score.Prediction:
-    """The model's prediction for a face with these measures, as far as the photo shows
-    them (with ``fitted``, or the committed parameters)."""
+    """The model's prediction for a face with these measures and this descriptor, as
+    far as the photo shows them (with ``fitted``, or the committed parameters)."""
     uncertainty = landmark_uncertainty(measures[SHARPNESS_IDEAL.key], measures[GRAIN_IDEAL.key])
     return face_score.predict(
         term_values(measures),
+        descriptor,
         term_trust(measures),
         term_precision(uncertainty),
         fitted=fitted,
+    )
+
+
+def impression_note() -> MeasureNote:
+    """The learned term, named for what it is and how much it counts."""
+    share = round(100 * face_score.parameters().share(face_score.IMPRESSION))
+    return MeasureNote(
+        face_score.IMPRESSION,
+        face_score.IMPRESSION_NAME,
+        face_score.IMPRESSION_PART,
+        0.0,
+        (0.0, 0.0),
+        f"{face_score.IMPRESSION_NAME}: learned from 2,513 people's ratings of 102 faces, "
+        f"read from 128 measurements of your face's features that stay the same from one "
+        f"photo to the next (counts {share}%)",
+    )
+
+
+def photo_notes(
+    measures: dict[str, float],
+    photo: face_photo.PhotoReading,
+    person_score: float,
+    score: float,
+) -> tuple[MeasureNote, ...]:
+    """The photo's part in plain words: what it added or took off, how well it shows the
+    face, and the sharpness and grain figures behind that."""
+    effect = round(score - person_score, 1)
+    if effect > 0:
+        said = f"this clear photo added {effect:.1f} to your score"
+    elif effect < 0:
+        said = f"this photo took {-effect:.1f} off your score"
+    else:
+        said = "this photo neither added to nor took from your score"
+    shown = photo.shown()
+    aspects = ", ".join(
+        f"{face_photo.ASPECT_NAMES[key].lower()} {shown[key]:.1f}" for key in face_photo.ASPECTS
+    )
+    summary = MeasureNote(
+        "photo",
+        "This photo",
+        SKIN,
+        shown["overall"],
+        (10.0 * face_photo.ADVICE_BELOW, 10.0),
+        f"This photo: {shown['overall']:.1f} out of 10 ({aspects}); the score is your "
+        f"face's, and a better or worse photo moves it only a little: {said}. "
+        f"{photo.advice}",
+    )
+    return (
+        summary,
+        SHARPNESS_IDEAL.note(measures[SHARPNESS_IDEAL.key]),
+        GRAIN_IDEAL.note(measures[GRAIN_IDEAL.key]),
     )
 
 
@@ -210,12 +280,11 @@ SYMMETRY_NOT_COUNTED = MeasureNote(
 
 def term_values(measures: dict[str, float]) -> dict[str, float]:
     """The model's terms from the raw measures: the skin as far as the photo shows it
-    (``effective_unevenness``), the eyes' opening and the face's length as measured."""
+    (``effective_unevenness``) and the face's length as measured."""
     return {
         "skin_evenness": effective_unevenness(
             measures["skin_evenness"], measures[SHARPNESS_IDEAL.key], measures[GRAIN_IDEAL.key]
         ),
-        "eye_openness": measures["eye_openness"],
         "face_shape": measures["face_shape"],
     }
 
@@ -227,11 +296,14 @@ def term_trust(measures: dict[str, float]) -> dict[str, float]:
 
 
 def term_precision(uncertainty: float) -> dict[str, float]:
-    """How precisely the photo shows each proportion: less on a soft or grainy photo,
-    whose landmarks are placed less precisely (``landmark_uncertainty``). (The skin's
+    """How precisely the photo shows each proportion, and the face the descriptor reads:
+    less on a soft or grainy photo, whose landmarks (and so the descriptor's aligned
+    chip) are placed less precisely and whose features are less clear
+    (``landmark_uncertainty``). (The skin's
     own figure already reads a soft photo as less even: ``effective_unevenness``.)"""
     precise = 1.0 / (1.0 + uncertainty**2)
-    return {term.key: precise for term in face_score.TERMS if term.part == HARMONY}
+    harmony = {term.key: precise for term in face_score.TERMS if term.part == HARMONY}
+    return {face_score.IMPRESSION: precise, **harmony}
 
 
 def term_note(term: face_score.Term, prediction: face_score.Prediction) -> MeasureNote:

@@ -25,6 +25,7 @@ import numpy as np
 
 from prettyscore.analysis.engines import (
     face_calibration,
+    face_descriptor,
     face_landmarks,
     face_overlay,
     face_proportions,
@@ -78,13 +79,14 @@ MIN_ASYMMETRY_KEPT = 0.4
 @dataclass(frozen=True)
 class Measured:
     """A face's raw measures (by key), and where they were taken: its landmarks (photo
-    pixels), its frame and its canonical image."""
+    pixels), its frame and its canonical image; and its descriptor (``face_descriptor``)."""
 
     measures: dict[str, float]
     points: np.ndarray
     frame: FaceFrame
     face: face_skin.CanonicalFace
     shape: tuple[int, int]
+    descriptor: np.ndarray
 
 
 class FaceMeshEngine:
@@ -100,7 +102,7 @@ class FaceMeshEngine:
             measured.frame,
             measured.face,
         )
-        result = face_calibration.calibrated(measures)
+        result = face_calibration.calibrated(measures, measured.descriptor)
         measures.update(result.standings)
         return FaceAnalysis(
             score=result.score,
@@ -111,6 +113,8 @@ class FaceMeshEngine:
             notes=result.notes,
             overlay=face_overlay.overlay_lines(points, frame, face, face_skin.skin_patches(face)),
             view_box=face_overlay.view_box(points, frame, measured.shape),
+            person_score=result.person_score,
+            photo=result.photo,
         )
 
     def measure(self, image: np.ndarray) -> Measured:
@@ -124,15 +128,17 @@ class FaceMeshEngine:
             frame, face = framed(gray, landmarks)
         points = landmarks.points
         check_framing(points, frame, gray.shape)
-        check_exposure(face)
+        light = check_exposure(face)
         measures = face_measures(landmarks, frame, face)
+        measures.update(light_measures(face, light))
         measures["grain"] = face_skin.face_grain(gray, points, frame.width)
         measures["compression_blocks"] = face_skin.compression_blocks(gray, points)
         measures["sharpness"] = face_skin.unblocked_blur(
             measures["sharpness"], measures["compression_blocks"], frame.width
         )
         check_sharpness(measures["sharpness"])
-        return Measured(measures, points, frame, face, gray.shape)
+        descriptor = face_descriptor.descriptor(gray, points)
+        return Measured(measures, points, frame, face, gray.shape, descriptor)
 
 
 def framed(
@@ -215,9 +221,9 @@ def check_framing(points: np.ndarray, frame: FaceFrame, shape: tuple[int, int]) 
         raise ValidationFailed(messages.FACE_TOO_SMALL)
 
 
-def check_exposure(face: face_skin.CanonicalFace) -> None:
+def check_exposure(face: face_skin.CanonicalFace) -> face_skin.Exposure:
     """Refuse a face whose detail the exposure destroyed: much of it crushed to black or
-    clipped to white, or too little contrast left to see its features."""
+    clipped to white, or too little contrast left to see its features; else its light."""
     light = face_skin.exposure(face)
     if light.dark_clipped > MAX_CLIPPED:
         raise ValidationFailed(messages.FACE_TOO_DARK)
@@ -226,6 +232,19 @@ def check_exposure(face: face_skin.CanonicalFace) -> None:
     if light.contrast < MIN_CONTRAST:
         too_dark = light.median < 128.0
         raise ValidationFailed(messages.FACE_TOO_DARK if too_dark else messages.FACE_TOO_BRIGHT)
+    return light
+
+
+def light_measures(face: face_skin.CanonicalFace, light: face_skin.Exposure) -> dict[str, float]:
+    """The photo's light on the face (``face_photo`` reads it): its contrast, the share
+    crushed or clipped, its middle level, and how differently its two halves are lit
+    (in shares of its contrast)."""
+    return {
+        "light_contrast": light.contrast,
+        "light_clipped": light.dark_clipped + light.bright_clipped,
+        "light_median": light.median,
+        "light_sides": face_skin.side_difference(face) / max(light.contrast, 1.0),
+    }
 
 
 def check_sharpness(blur_percent: float) -> None:

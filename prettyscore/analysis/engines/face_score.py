@@ -1,21 +1,24 @@
 """The score people would give a face: a small model fitted on rated faces, and its scale.
 
-Three measures predict how attractive people find a face, tested on the London Set
-(102 adults of several ethnic backgrounds, each rated by 2,513 people): how even the
-skin is against the light on it, how open the eyes are, and how long the face is for
-its width. Each is a ``Term``; the model is their weighted sum, each term standardised
-over the rated faces, which predicts a face's mean rating (1–7). The weights and the
-standardisation are fitted by ``scripts/fit_score.py`` and kept as data beside this
-module (``face_score.json``); the script's report, with the held-out agreement and
-every group's gap, is ``docs/analysis/score-fit.txt``.
+The score is the person's, not the photo's. What predicts how attractive people find a
+face, tested on the London Set (102 adults of several ethnic backgrounds, each rated by
+2,513 people), is above all an overall impression, which a face descriptor captures: 128
+numbers from a network trained to tell people apart (``face_descriptor``), the same for
+one person across photos. The learned term is a ridge regression on them; measured terms
+(how even the skin is, the face's length for its width) join it when they add held-out
+agreement, chosen inside the folds of a nested cross-validation. Everything is fitted by
+``scripts/fit_score.py`` and kept as data beside this module (``face_score.json``);
+the script's report, with the held-out agreement and every group's gap, is
+``docs/analysis/score-fit.txt``.
 
 The predicted rating is then placed on the documents' 1–10 scale by where it falls
 among ordinary people: the reference population (the London and Canada sets, 142
 studio photos) gives its mean and spread, and ``SCALE`` maps a face's standing to a
-score. The middle is generous, as an entertainment app's should be: a typical face
-scores 7.5 ("Beautiful"); the top is honest: 9.5 ("Elite Beauty", "top 1%") needs a
-face in the top 1% of people, 9.9 the top 0.01%, and exactly 10 ("World Record") a face
-that beats every reference face by a clear margin.
+score. The photo nudges the standing within a narrow band (``face_photo``). The middle
+is generous, as an entertainment app's should be: a typical face scores 7.5
+("Beautiful"); the top is honest: 9.5 ("Elite Beauty", "top 1%") needs a face in the
+top 1% of people, 9.9 the top 0.01%, and exactly 10 ("World Record") a face that beats
+every reference face by a clear margin.
 
 A measure the photo shows less clearly counts less, so a worse photo never scores
 higher: a soft or grainy photo's skin reads as less even
@@ -31,9 +34,15 @@ import math
 from dataclasses import dataclass
 from pathlib import Path
 
+import numpy as np
+
 from prettyscore.analysis.engines.base import BREAKDOWN_KEYS, one_decimal
 
 SYMMETRY, SKIN, HARMONY = BREAKDOWN_KEYS
+# The learned term: the overall impression read from the face descriptor.
+IMPRESSION = "impression"
+IMPRESSION_PART = HARMONY
+IMPRESSION_NAME = "Overall impression"
 
 PARAMETERS_FILE = Path(__file__).with_name("face_score.json")
 
@@ -84,6 +93,9 @@ class Term:
     logarithmic: bool = False
 
 
+# The measured terms that may join the learned one: what the person's face is, as far
+# as a photo shows it. How open the eyes are belongs to the moment (a smile narrows
+# them): it is the photo's expression (``face_photo``), not a term of the person.
 TERMS = (
     Term(
         "skin_evenness",
@@ -95,15 +107,6 @@ TERMS = (
         digits=2,
         higher_is_better=False,
         logarithmic=True,
-    ),
-    Term(
-        "eye_openness",
-        HARMONY,
-        "Eye openness",
-        "{name}: lids {value} of face width apart (typical {low}–{high})",
-        "more open eyes raise your score",
-        digits=3,
-        higher_is_better=True,
     ),
     Term(
         "face_shape",
@@ -133,14 +136,39 @@ class Fitted:
 
 
 @dataclass(frozen=True)
+class Learned:
+    """The learned term: rating points per unit of each descriptor number, the offset
+    that centres it on the rated faces (its standardisation folded in), and the range
+    its contribution is held to (the reference's, widened by its spread: a descriptor
+    read from an unusual photo cannot run away)."""
+
+    weights: np.ndarray
+    offset: float
+    low: float
+    high: float
+
+    def contribution(self, descriptor: np.ndarray) -> float:
+        value = float(self.offset + np.dot(self.weights, descriptor))
+        return min(max(value, self.low), self.high)
+
+
+@dataclass(frozen=True)
 class Parameters:
-    """What ``scripts/fit_score.py`` fitted (``face_score.json``)."""
+    """What ``scripts/fit_score.py`` fitted (``face_score.json``): the measured terms it
+    kept (``terms``, by key), the learned term, and the reference population's figures,
+    among them each contribution's spread over it (``contribution_sd``), which says how
+    much each counts."""
 
     intercept: float
     terms: dict[str, Fitted]
+    learned: Learned
+    contribution_sd: dict[str, float]
     reference_mean: float
     reference_sd: float
     reference_best: float
+    # The standing above which only 1% of the reference faces are (at least
+    # TOP_1_PERCENT): where "top 1%" starts, as the reference population says.
+    reference_top: float
     part_mean: dict[str, float]
     part_sd: dict[str, float]
 
@@ -151,9 +179,16 @@ class Parameters:
         return max(RECORD_AT_LEAST, best + RECORD_MARGIN)
 
     def share(self, key: str) -> float:
-        """How much a term counts: its share of the weights (terms are standardised)."""
-        total = sum(abs(fitted.weight) for fitted in self.terms.values())
-        return abs(self.terms[key].weight) / total
+        """How much a term counts (0 for a candidate the fit left out): its
+        contribution's spread over the reference faces, as a share of all of them."""
+        total = sum(self.contribution_sd.values())
+        return self.contribution_sd.get(key, 0.0) / total
+
+    @property
+    def parameter_count(self) -> int:
+        """The numbers fitted: the intercept, the learned weights and offset, and each
+        measured term's weight and standardisation."""
+        return 1 + len(self.learned.weights) + 1 + 3 * len(self.terms)
 
 
 @functools.cache
@@ -163,9 +198,16 @@ def parameters() -> Parameters:
 
 
 def term_shares() -> dict[str, float]:
-    """How much each term counts (0–1, by key), for the pages that say so."""
+    """How much the learned term and each measured term count (0–1, by key), for the
+    pages that say so."""
     fitted = parameters()
-    return {term.key: fitted.share(term.key) for term in TERMS}
+    return {key: fitted.share(key) for key in (IMPRESSION, *(term.key for term in TERMS))}
+
+
+def counted_terms(fitted: Parameters | None = None) -> tuple[Term, ...]:
+    """The measured terms the fit kept, in ``TERMS``' order."""
+    fitted = fitted or parameters()
+    return tuple(term for term in TERMS if term.key in fitted.terms)
 
 
 def parameters_from(data: dict) -> Parameters:
@@ -183,9 +225,19 @@ def parameters_from(data: dict) -> Parameters:
             )
             for key, term in model["terms"].items()
         },
+        learned=Learned(
+            weights=np.array(model["learned"]["weights"], dtype=np.float64),
+            offset=float(model["learned"]["offset"]),
+            low=float(model["learned"].get("low", -math.inf)),
+            high=float(model["learned"].get("high", math.inf)),
+        ),
+        contribution_sd={
+            key: float(value) for key, value in reference.get("contribution_sd", {}).items()
+        },
         reference_mean=float(reference["mean"]),
         reference_sd=float(reference["sd"]),
         reference_best=float(reference["best"]),
+        reference_top=float(reference.get("top_1_percent", TOP_1_PERCENT)),
         part_mean={part: float(mean) for part, mean in reference["part_mean"].items()},
         part_sd={part: float(sd) for part, sd in reference["part_sd"].items()},
     )
@@ -200,7 +252,15 @@ class Prediction:
     values: dict[str, float]
 
     def part(self, part: str) -> float:
-        return sum(self.contributions[t.key] for t in TERMS if t.part == part)
+        """The contributions of the terms of a breakdown part."""
+        return sum(value for key, value in self.contributions.items() if part_of(key) == part)
+
+
+def part_of(key: str) -> str:
+    """The breakdown part a term counts towards."""
+    if key == IMPRESSION:
+        return IMPRESSION_PART
+    return next(term.part for term in TERMS if term.key == key)
 
 
 def standardised(term: Term, value: float, fitted: Fitted) -> float:
@@ -212,13 +272,15 @@ def standardised(term: Term, value: float, fitted: Fitted) -> float:
 
 def predict(
     values: dict[str, float],
+    descriptor: np.ndarray,
     trust: dict[str, float] | None = None,
     precision: dict[str, float] | None = None,
     fitted: Parameters | None = None,
 ) -> Prediction:
-    """The predicted rating of a face whose terms read ``values`` (with ``fitted``, or
-    the committed parameters).
+    """The predicted rating of a face whose descriptor is ``descriptor`` and whose terms
+    read ``values`` (with ``fitted``, or the committed parameters).
 
+    The learned term takes its precision under the key ``IMPRESSION``.
     ``trust`` (0–1 per term, 1 by default) is how much the face's pose lets a term tell
     about the face (parted lips make its length count less): the rest counts as an
     average face's. ``precision`` (0–1, 1 by default) is how precisely the photo shows
@@ -228,8 +290,14 @@ def predict(
     """
     fitted = fitted or parameters()
     trust, precision = trust or {}, precision or {}
-    contributions = {}
-    for term in TERMS:
+    # The learned term as far as the photo shows the face: the rest counts as the least
+    # favourable contribution it is held to.
+    sure = precision.get(IMPRESSION, 1.0)
+    learned = fitted.learned
+    contributions = {
+        IMPRESSION: sure * learned.contribution(descriptor) + (1.0 - sure) * learned.low
+    }
+    for term in counted_terms(fitted):
         position = trust.get(term.key, 1.0) * standardised(
             term, values[term.key], fitted.terms[term.key]
         )
@@ -247,9 +315,9 @@ def predict(
     return Prediction(rating, contributions, dict(values))
 
 
-def standing(rating: float) -> float:
+def standing(rating: float, fitted: Parameters | None = None) -> float:
     """Where a predicted rating falls among ordinary people (reference SDs from its mean)."""
-    fitted = parameters()
+    fitted = fitted or parameters()
     return (rating - fitted.reference_mean) / fitted.reference_sd
 
 
@@ -259,13 +327,13 @@ def part_standing(prediction: Prediction, part: str) -> float:
     return (prediction.part(part) - fitted.part_mean[part]) / fitted.part_sd[part]
 
 
-def scaled(position: float) -> float:
+def scaled(position: float, fitted: Parameters | None = None) -> float:
     """The 1–10 score (one decimal) for a standing: ``SCALE`` between its knots, on its
     end slopes beyond them, never above 9.9 short of the world record, exactly 10 from
     ``record_standing``."""
-    if position >= parameters().record_standing:
+    if position >= (fitted or parameters()).record_standing:
         return 10.0
-    knots = SCALE
+    knots = knots_for(fitted or parameters())
     if position <= knots[0][0]:
         (x0, y0), (x1, y1) = knots[0], knots[1]
     elif position >= knots[-1][0]:
@@ -277,8 +345,19 @@ def scaled(position: float) -> float:
     return one_decimal(min(score, BELOW_THE_RECORD), LOWEST_SCORE, BELOW_THE_RECORD)
 
 
-def overall_score(prediction: Prediction) -> float:
-    return scaled(standing(prediction.rating))
+def knots_for(fitted: Parameters) -> tuple[tuple[float, float], ...]:
+    """``SCALE`` with its top-1% knot where the reference population's top 1% starts,
+    when that is beyond a normal population's: the tier says "top 1%" truly on people."""
+    top = max(TOP_1_PERCENT, fitted.reference_top)
+    if top == TOP_1_PERCENT:
+        return SCALE
+    below = tuple(knot for knot in SCALE if knot[0] < TOP_1_PERCENT)
+    return (*below, (top, SCALE[-2][1]), (max(TOP_0_01_PERCENT, top + 1.0), SCALE[-1][1]))
+
+
+def overall_score(prediction: Prediction, nudge: float = 0.0) -> float:
+    """The 1–10 score: the person's standing, moved by the photo's ``nudge`` (SDs)."""
+    return scaled(standing(prediction.rating) + nudge)
 
 
 def part_score(prediction: Prediction, part: str) -> float:

@@ -346,6 +346,20 @@ class Exposure:
     features_bright_clipped: float
 
 
+def side_difference(face: CanonicalFace) -> float:
+    """How much lighter one half of the face is than the other (grey levels between
+    their medians, inside the outline): light from one side leaves the other in shade."""
+    inside = face_mask(face) > 0
+    middle = face.pixels.shape[1] // 2
+    halves = [
+        face.pixels[:, :middle][inside[:, :middle]],
+        face.pixels[:, middle:][inside[:, middle:]],
+    ]
+    if any(half.size == 0 for half in halves):
+        return 0.0
+    return float(abs(np.median(halves[0]) - np.median(halves[1])))
+
+
 CRUSHED_LEVEL = 4.0
 CLIPPED_LEVEL = 251.0
 
