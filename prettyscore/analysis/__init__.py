@@ -20,7 +20,7 @@ import importlib
 from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:
-    from prettyscore.analysis.engines import face_mesh_points
+    from prettyscore.analysis.engines import face_mesh_points, face_photo
     from prettyscore.analysis.engines.base import BodyAnalysis, FaceAnalysis
     from prettyscore.analysis.engines.face_landmarks import (
         FULL_RANGE,
@@ -41,6 +41,9 @@ _PUBLIC = {
     "analyse_body": "prettyscore.analysis.face",
     "FaceAnalysis": "prettyscore.analysis.engines.base",
     "BodyAnalysis": "prettyscore.analysis.engines.base",
+    # How well a photo shows the face (light, sharpness, grain, expression, framing):
+    # the aspects' names, and what differs between two photos of one person.
+    "face_photo": "prettyscore.analysis.engines.face_photo",
     # How much each measure counts in the face's score (the fitted model's weights).
     "term_shares": "prettyscore.analysis.engines.face_score",
     # Finding a face and its 478 landmarks as the score does (the edits follow the face).
@@ -70,6 +73,7 @@ __all__ = [
     "analyse_face",
     "detect",
     "face_mesh_points",
+    "face_photo",
     "mesh_points",
     "polygon_mask",
     "term_shares",

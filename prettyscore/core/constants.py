@@ -7,6 +7,9 @@ Every limit the server enforces is named here once; pages and tests import them.
 MAX_UPLOAD_BYTES = 10 * 1024 * 1024  # "Upload limit: 10 MB"
 MAX_IMAGE_PIXELS = 40_000_000  # larger images are refused as decompression bombs
 ACCEPTED_IMAGE_FORMATS = ("JPEG", "PNG", "WEBP", "GIF")
+# "Which photo shows you best": how many photos of one person are compared at once.
+BEST_PHOTO_MIN_PHOTOS = 2
+BEST_PHOTO_MAX_PHOTOS = 6
 
 # Analysis and celebration
 ANALYSIS_WAIT_SECONDS = 3.0  # the documents' perceived analysis time (a setting may lower it)

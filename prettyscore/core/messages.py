@@ -1020,6 +1020,35 @@ PREMIUM_PAYMENT_PROCESSING = (
 )
 
 
+# ---- Which photo shows you best (our texts) ----
+TITLE_BEST_PHOTO = "Which Photo Shows You Best"
+BEST_PHOTO_SUBTITLE = (
+    "Choose 2 to 6 photos of yourself: we rank them by how well each one shows your face"
+)
+# Where the page is offered: the upload and results pages, the dashboard.
+BEST_PHOTO_OFFER = "Have several photos? See which one shows you best"
+BEST_PHOTO_CHOOSE = "Choose 2 to 6 Photos"
+BEST_PHOTO_DROP_HINT = "Click or drag 2 to 6 photos of yourself here"
+BEST_PHOTO_TOO_FEW = "Please choose at least 2 photos of yourself to compare."
+BEST_PHOTO_TOO_MANY = "Please choose at most 6 photos to compare."
+BEST_PHOTO_CHOSEN = "{count} photos chosen"
+BEST_PHOTO_CHANGE = "Choose Other Photos"
+BEST_PHOTO_COMPARE = "Compare My Photos"
+BEST_PHOTO_COMPARING = "Comparing photo {done} of {total}..."
+BEST_PHOTO_CHOSEN_ALT = "A chosen photo"
+BEST_PHOTO_RANKED_ALT = "Your photo ranked {rank}"
+BEST_PHOTO_SHOWS_YOU_BEST = "Shows you best"
+BEST_PHOTO_RANK = "#{rank}"
+BEST_PHOTO_QUALITY = "Photo quality {value}/10"
+BEST_PHOTO_SCORE = "Score {score}"
+BEST_PHOTO_PERSON_SCORE = "Your face alone: {score}"
+BEST_PHOTO_DIFFERS = "What differs: {aspects}"
+BEST_PHOTO_NOT_RANKED = "Not ranked"
+# The simulated engine reads no photo: its photos are ranked by their scores alone.
+BEST_PHOTO_RANKED_BY_SCORE = (
+    "Comparing how each photo shows you needs the face analysis; these are ranked by score."
+)
+
 # ---- The dashboard: a member's score across their saved face photos (our text) ----
 SCORE_ACROSS_PHOTOS = "Your score across {count} photos: middle {middle} (range {lowest}–{highest})"
 
