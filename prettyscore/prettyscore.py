@@ -32,6 +32,7 @@ from prettyscore.photos.early import fill_my_photos
 from prettyscore.photos.housekeeping import purge_visitor_media_forever
 from prettyscore.photos.media_api import media_routes
 from prettyscore.scoring import pages as scoring_pages
+from prettyscore.scoring.best_photo_state import UPLOAD_LIMITS as BEST_PHOTO_UPLOAD_LIMITS
 from prettyscore.site import pages as site_pages
 from prettyscore.ui.backend_errors import backend_exception_handler
 from prettyscore.ui.frontend_errors import frontend_exception_handler
@@ -69,8 +70,13 @@ app = rx.App(
         partial(serve_filled_pages, fillers={routes.DASHBOARD: fill_my_photos}),
         # Pages answer at their own address (/upload), not with a redirect to /upload/.
         serve_pages_without_redirect,
-        # Upload bodies are cut off at the limit while they arrive.
-        partial(limit_request_body, max_bytes=MAX_UPLOAD_BYTES),
+        # Upload bodies are cut off at the limit while they arrive (several photos'
+        # worth for the one upload that takes several).
+        partial(
+            limit_request_body,
+            max_bytes=MAX_UPLOAD_BYTES,
+            handler_limits=BEST_PHOTO_UPLOAD_LIMITS,
+        ),
         # An upload to a handler that takes none is refused before its body is read.
         refuse_uploads_no_handler_takes,
         # Every browser gets a key its tabs' states are bound to (web/browser_key.py).

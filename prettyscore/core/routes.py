@@ -18,6 +18,7 @@ HANDS_UPLOAD = "/hands-upload"
 HANDS_RESULTS = "/hands-results"
 PET_UPLOAD = "/pet-upload"
 PET_RESULTS = "/pet-results"
+BEST_PHOTO = "/best-photo"
 
 AUTH = "/auth"
 AUTH_FORGOT = "/auth/forgot"

@@ -9,7 +9,8 @@ from prettyscore.core.settings import get_settings
 from prettyscore.editing import components as edit_controls
 from prettyscore.editing.presets import UPSCALE_PROMPT
 from prettyscore.leaderboard.components import entry_fields
-from prettyscore.scoring import body_pages
+from prettyscore.scoring import best_photo_pages, body_pages
+from prettyscore.scoring.best_photo_pages import best_photo_offer
 from prettyscore.scoring.state import (
     CUSTOM_EDIT_WAIT,
     EDIT_WAIT,
@@ -194,6 +195,7 @@ def upload_page() -> rx.Component:
                         ),
                         _get_score_button(),
                     ),
+                    best_photo_offer(),
                     spacing="4",
                     width="100%",
                 ),
@@ -435,6 +437,7 @@ def results_page() -> rx.Component:
                 # explanation and the edits.
                 _actions(),
                 share_panel(text, ScoreState.image_url, get_settings().public_url),
+                best_photo_offer(margin_x="auto"),
                 # Below: built a moment later, in slices.
                 deferred(
                     explanation_panel(ScoreState.explanation_url, ScoreState.explanation_notes),
@@ -485,8 +488,10 @@ def _loading_view() -> rx.Component:
 
 
 def register(app: rx.App) -> None:
-    """Add the scoring pages to the app: the face's, then the feet, hands and pet ones."""
+    """Add the scoring pages to the app: the face's, then the feet, hands and pet ones,
+    and "which photo shows you best"."""
     body_pages.register(app)
+    best_photo_pages.register(app)
     app.add_page(
         upload_page,
         route=routes.UPLOAD,

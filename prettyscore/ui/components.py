@@ -105,9 +105,11 @@ def image_drop_zone(
     on_drop_rejected: Any,
     padding: str = "2rem 1.25rem",
     input_label: str = DROP_ZONE_HINT,
+    max_files: int = 1,
     **props: Any,
 ) -> rx.Component:
-    """The dashed drop zone every photo upload uses: one image, at most the upload limit.
+    """The dashed drop zone every photo upload uses: one image (or up to ``max_files``),
+    each at most the upload limit.
 
     The browser refuses other files before sending anything (``on_drop_rejected``, e.g.
     with ``REJECTED_DROP_CODES``); the server checks again whatever it receives.
@@ -116,7 +118,7 @@ def image_drop_zone(
     zone = rx.upload.root(
         *children,
         id=upload_id,
-        **_ONE_IMAGE,
+        **{**_ONE_IMAGE, "multiple": max_files > 1, "max_files": max_files},
         on_drop=on_drop,
         on_drop_rejected=on_drop_rejected,
         drag_active_style={"border_color": styles.PINK, "background": "var(--pink-a2)"},
@@ -175,7 +177,7 @@ def camera_picker(
     return _label_file_input(picker, label)
 
 
-def photo_picker_prompt(button_label: str) -> rx.Component:
+def photo_picker_prompt(button_label: str, hint: str = DROP_ZONE_HINT) -> rx.Component:
     """What an empty photo drop zone shows: an icon, the hint, the limits and a button
     (a click anywhere in the zone opens the file picker)."""
     return rx.vstack(
@@ -186,7 +188,7 @@ def photo_picker_prompt(button_label: str) -> rx.Component:
             border_radius="50%",
             background="var(--pink-a3)",
         ),
-        rx.text(DROP_ZONE_HINT, weight="medium", size="4"),
+        rx.text(hint, weight="medium", size="4", align="center"),
         rx.text(UPLOAD_FORMATS_HINT, size="2", color_scheme="gray"),
         rx.button(
             rx.icon("images", size=18),
