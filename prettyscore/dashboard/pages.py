@@ -35,18 +35,29 @@ def _figure(label: str, value, test_id: str) -> rx.Component:
 
 
 def _score_across_photos() -> rx.Component:
-    """The member's score across their saved face photos (from two of them)."""
-    return rx.cond(
-        State.score_across_photos != "",
-        rx.card(
-            rx.text(
-                State.score_across_photos,
-                size="3",
-                weight="medium",
-                data_testid="overview-score-range",
+    """The member's score across their saved face photos (from two of them), and the
+    way to see which of several photos shows them best."""
+    return rx.card(
+        rx.vstack(
+            rx.cond(
+                State.score_across_photos != "",
+                rx.text(
+                    State.score_across_photos,
+                    size="3",
+                    weight="medium",
+                    data_testid="overview-score-range",
+                ),
             ),
+            rx.link(
+                messages.BEST_PHOTO_OFFER,
+                href=routes.BEST_PHOTO,
+                size="2",
+                data_testid="best-photo-link",
+            ),
+            spacing="2",
             width="100%",
         ),
+        width="100%",
     )
 
 
