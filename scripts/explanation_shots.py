@@ -1,4 +1,4 @@
-"""Screenshots of "How we got your score" on a desktop and a 390-px phone.
+"""Screenshots of what the score measures, on a desktop and a 390-px phone.
 
     eval "$(scripts/js-env)"; PYTHONPATH=. .venv/bin/python scripts/explanation_shots.py [out_dir]
     (default out_dir: docs/analysis)
@@ -6,8 +6,10 @@
 Starts the app as the browser tests do (a production build on a free port, its data in
 a temporary folder), signs a new member up, scores scikit-image's astronaut through
 /upload in Chromium and saves the panel as ``explanation-desktop.png`` (1280 px wide) and
-``explanation-phone.png`` (390 px wide). Regenerate them after changing a measure, an
-ideal or the panel.
+``explanation-phone.png`` (390 px wide); How It Works' analysed aspects
+(``how-it-works-*.png``), Home's fairness claim (``home-values-*.png``) and "Which photo
+shows you best" ranking three of the CC0 ``same_person`` photos (``best-photo-*.png``).
+Regenerate them after changing a measure, an ideal, the panel or those pages.
 """
 
 from __future__ import annotations
@@ -17,9 +19,11 @@ import tempfile
 from pathlib import Path
 
 from PIL import Image
-from playwright.sync_api import sync_playwright
+from playwright.sync_api import expect, sync_playwright
 from skimage import data
 
+from prettyscore.core import messages
+from prettyscore.site import copy
 from tests.e2e.flows import new_member, score_from_upload_page, shown_explanation
 from tests.fixtures.browser import CHROMIUM, CHROMIUM_ARGS
 from tests.helpers.app_server import running_app
@@ -29,6 +33,9 @@ from tests.helpers.app_server import running_app
 VIEWPORTS = {"desktop": (1280, 900), "phone": (390, 4000)}
 # A score of 8.5 or more is celebrated with confetti for 3 s: the picture waits it out.
 CONFETTI_FALLEN_MS = 4_500
+# Three photos of one person, released CC0 (they may be shown in docs).
+SAME_PERSON = Path("tests/fixtures/faces/same_person")
+BEST_PHOTO_SHOTS = ("lisa1.jpg", "lisa3.jpg", "zoom_60cm.jpg")
 
 
 def main(out_dir: Path) -> None:
@@ -53,8 +60,28 @@ def main(out_dir: Path) -> None:
             path = out_dir / f"explanation-{name}.png"
             panel.screenshot(path=path)
             print(f"{name}: {path}")
+            page_shots(page, server.base_url, name, out_dir)
             context.close()
         browser.close()
+
+
+def page_shots(page, base_url: str, name: str, out_dir: Path) -> None:
+    """How It Works' aspects, Home's values and a best-photo ranking, at this size."""
+    page.goto(f"{base_url}/how-it-works")
+    aspects = page.get_by_role("heading", name=copy.HOW_ASPECTS_TITLE).locator("xpath=..")
+    expect(aspects).to_be_visible()
+    aspects.screenshot(path=out_dir / f"how-it-works-{name}.png")
+    page.goto(f"{base_url}/")
+    values = page.get_by_role("heading", name=copy.HOME_VALUES_TITLE).locator("xpath=..")
+    expect(values).to_be_visible()
+    values.screenshot(path=out_dir / f"home-values-{name}.png")
+    page.goto(f"{base_url}/best-photo")
+    zone = page.get_by_test_id("best-photo-zone").locator("input[type=file]")
+    zone.set_input_files([str(SAME_PERSON / photo) for photo in BEST_PHOTO_SHOTS])
+    page.get_by_role("button", name=messages.BEST_PHOTO_COMPARE).click()
+    cards = page.get_by_test_id("best-photo-card")
+    expect(cards).to_have_count(len(BEST_PHOTO_SHOTS), timeout=60_000)
+    page.screenshot(path=out_dir / f"best-photo-{name}.png", full_page=True)
 
 
 if __name__ == "__main__":

@@ -60,9 +60,10 @@ HOME_VALUES = (
     Blurb(
         "scale",
         "Fair for everyone",
-        "The same analysis for every face, never told your skin tone, age, gender or "
-        "background, and checked on faces of many backgrounds rated by 2,513 people: "
-        "every group scores as people rated it.",
+        "The same analysis for every face, in shades of grey so the colour of your skin or "
+        "of the light never enters it, never told your age, gender or background, and "
+        "checked on faces of many backgrounds rated by 2,513 people: every group scores as "
+        "people rated it, and your photos score close together.",
     ),
     Blurb(
         "shield-check",
@@ -131,12 +132,14 @@ def how_aspect_bodies(shares: dict[str, float]) -> tuple[str, str, str, str]:
         "follow it.",
         "We measured the classic 1.618 proportions too, but faces closer to them were "
         "not rated higher, so the golden ratio counts 0% of your score.",
-        "How open your eyes are and how long your face is for its width: the proportions "
-        f"people's ratings followed. Together they count {percent('eye_openness', 'face_shape')}"
-        " of your score.",
+        "An overall impression learned from 2,513 people's ratings of 102 faces, read from "
+        "128 measurements of your face's features that stay the same from one photo to the "
+        f"next ({percent('impression')}), and how long your face is for its width "
+        f"({percent('face_shape')}).",
         f"How even your skin is against the light on your face counts {percent('skin_evenness')}."
-        " Your total is then placed among ordinary people: a typical face scores 7.5, and "
-        "9.5 takes the top 1%.",
+        " The score is your face's: the photo (its light, sharpness, grain, your expression "
+        "and the framing) moves it only a little. It is then placed among ordinary people: "
+        "a typical face scores 7.5, and 9.5 takes the top 1%.",
     )
 
 

@@ -34,16 +34,21 @@ from scipy.stats import spearmanr
 from prettyscore.analysis import tiers
 from prettyscore.analysis.engines import face_calibration, face_photo, face_score
 
+# One worker analyses the rated faces (and their copies in other light) once for all
+# these tests, and the first of them pays for it.
+pytestmark = [pytest.mark.xdist_group("rated_faces"), pytest.mark.timeout(900)]
+
 ROOT = Path(__file__).resolve().parents[2]
 # The bound on a group's mean gap (SDs), and the held-out agreement this model
 # reaches (its report: docs/analysis/score-fit.txt), as floors a change may not go under.
 MAX_GAP = 0.25
-HELD_OUT_FLOORS = {"all": 0.65, "female": 0.55, "male": 0.48}
+HELD_OUT_FLOORS = {"all": 0.65, "female": 0.6, "male": 0.48}
 # The same person's spread over the spread across people (0 is a score of the person, 1
-# of the photo): the smiling sitters within the target, one person's everyday
-# photos at the figure the model reaches (docs/analysis/score-fit.txt), as a floor.
-SMILING_RATIO = 0.35
-SAME_PERSON_RATIO = 0.56
+# of the photo), as far as this model reaches (docs/analysis/score-fit.txt: 0.377 and
+# 0.498; the score before the descriptor: 0.54 and 0.78 on everyday photos), as ceilings
+# a change may not go over.
+SMILING_RATIO = 0.39
+SAME_PERSON_RATIO = 0.52
 
 
 @functools.cache

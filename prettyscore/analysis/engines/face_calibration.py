@@ -129,6 +129,9 @@ UNSEEN_UNEVENNESS = 8.0
 PRECISE_UNTIL_BLUR = 1.22
 MAX_UNCERTAINTY = 3.0
 UNCERTAINTY_SCALE = 0.43
+# The uncertainty at which the learned term has lost half its precision (it falls with
+# the fourth power: a soft photo keeps nearly all of it, an enlarged thumbnail little).
+IMPRESSION_UNCERTAINTY = 2.0
 # Grain (grey levels at the measuring scale, ``face_skin.face_grain``): clean photos read
 # 0–2. Beyond CLEAN_GRAIN it hides the skin's texture, entirely at GRAIN_HIDES_SKIN,
 # and each grey level of it counts as UNCERTAINTY_PER_GRAIN percent of blur.
@@ -296,14 +299,18 @@ def term_trust(measures: dict[str, float]) -> dict[str, float]:
 
 
 def term_precision(uncertainty: float) -> dict[str, float]:
-    """How precisely the photo shows each proportion, and the face the descriptor reads:
-    less on a soft or grainy photo, whose landmarks (and so the descriptor's aligned
-    chip) are placed less precisely and whose features are less clear
-    (``landmark_uncertainty``). (The skin's
-    own figure already reads a soft photo as less even: ``effective_unevenness``.)"""
+    """How precisely the photo shows each proportion: less on a soft or grainy photo,
+    whose landmarks are placed less precisely (``landmark_uncertainty``). The learned
+    term is read by a network trained on photos of every quality: it keeps its precision
+    on an ordinary soft photo (what that costs is the photo's part, its sharpness) and
+    loses it only on a face the photo hardly shows (``IMPRESSION_UNCERTAINTY``), such as
+    a thumbnail enlarged, whose descriptor moves with any change of light or noise.
+    (The skin's own figure already reads a soft photo as less even:
+    ``effective_unevenness``.)"""
     precise = 1.0 / (1.0 + uncertainty**2)
+    learned = 1.0 / (1.0 + (uncertainty / IMPRESSION_UNCERTAINTY) ** 4)
     harmony = {term.key: precise for term in face_score.TERMS if term.part == HARMONY}
-    return {face_score.IMPRESSION: precise, **harmony}
+    return {face_score.IMPRESSION: learned, **harmony}
 
 
 def term_note(term: face_score.Term, prediction: face_score.Prediction) -> MeasureNote:

@@ -114,7 +114,11 @@ class PhotoReading:
         below = [key for key in ASPECTS if self.aspects[key] < ADVICE_BELOW]
         if not below:
             return None
-        return max(below, key=lambda key: ASPECT_WEIGHTS[key] * (1.0 - self.aspects[key]))
+        weakest = max(below, key=lambda key: ASPECT_WEIGHTS[key] * (1.0 - self.aspects[key]))
+        # Grain also hides the edges' sharpness: in a grainy photo, light is the cure.
+        if weakest == SHARPNESS and GRAIN in below:
+            return GRAIN
+        return weakest
 
     @property
     def advice(self) -> str:
