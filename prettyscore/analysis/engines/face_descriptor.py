@@ -29,6 +29,8 @@ from pathlib import Path
 import cv2
 import numpy as np
 
+from prettyscore.analysis.engines import face_landmarks
+
 # dlib's five points (its order: the image-right eye's outer and inner corner, the
 # image-left eye's outer and inner corner, the base of the nose) as MediaPipe indices:
 # the landmark nearest each on the rated faces.
@@ -79,7 +81,8 @@ def face_chip(gray: np.ndarray, points: np.ndarray) -> np.ndarray:
 
     five = points[list(FIVE_POINTS), :2].astype(np.float64)
     region, origin, scale = working_region(gray, five)
-    local = (five - origin) * scale
+    # Pixel centres: a resize maps x to (x + 0.5) * scale - 0.5.
+    local = (five - origin + 0.5) * scale - 0.5
     x0, y0 = local.min(axis=0)
     x1, y1 = local.max(axis=0)
     shape = dlib.full_object_detection(
@@ -93,7 +96,12 @@ def face_chip(gray: np.ndarray, points: np.ndarray) -> np.ndarray:
 
 def working_region(gray: np.ndarray, five: np.ndarray):
     """The part of the photo around the face, reduced when the face is large:
-    (pixels, their origin in the photo, the reduction's scale)."""
+    (pixels, their origin in the photo, the reduction's scale per axis (x, y)).
+
+    Whole blocks of pixels are averaged first, which OpenCV does several times faster
+    than an arbitrary scale (a 12-megapixel photo's face: 13 ms the other way), then
+    the rest; the scale is read from the sizes, so the points land where the pixels did.
+    """
     eye_distance = float(np.linalg.norm(five[0] - five[2]))
     margin = 1.5 * eye_distance
     height, width = gray.shape
@@ -102,11 +110,22 @@ def working_region(gray: np.ndarray, five: np.ndarray):
     x1 = int(min(width, five[:, 0].max() + margin))
     y1 = int(min(height, five[:, 1].max() + 1.3 * margin))
     region = gray[y0:y1, x0:x1]
-    scale = min(1.0, WORKING_EYE_DISTANCE / max(eye_distance, 1.0))
-    if scale < 1.0:
-        size = (max(1, round(region.shape[1] * scale)), max(1, round(region.shape[0] * scale)))
+    origin = np.array([x0, y0], np.float64)
+    wanted = min(1.0, WORKING_EYE_DISTANCE / max(eye_distance, 1.0))
+    if wanted >= 1.0:
+        return np.ascontiguousarray(region), origin, np.ones(2)
+    step = int(1.0 / wanted)
+    if step >= 2:
+        region = face_landmarks.block_averaged(region, step)
+        origin_scale = 1.0 / step
+    else:
+        origin_scale = 1.0
+    size = (max(1, round((x1 - x0) * wanted)), max(1, round((y1 - y0) * wanted)))
+    before = np.array([region.shape[1], region.shape[0]], np.float64)
+    if (region.shape[1], region.shape[0]) != size:
         region = cv2.resize(region, size, interpolation=cv2.INTER_AREA)
-    return np.ascontiguousarray(region), np.array([x0, y0], np.float64), scale
+    scale = origin_scale * np.array(size, np.float64) / before
+    return np.ascontiguousarray(region), origin, scale
 
 
 def levelled(chip: np.ndarray) -> np.ndarray:
