@@ -78,6 +78,8 @@ def page_shots(page, base_url: str, name: str, out_dir: Path) -> None:
     page.goto(f"{base_url}/best-photo")
     zone = page.get_by_test_id("best-photo-zone").locator("input[type=file]")
     zone.set_input_files([str(SAME_PERSON / photo) for photo in BEST_PHOTO_SHOTS])
+    chosen = messages.BEST_PHOTO_CHOSEN.format(count=len(BEST_PHOTO_SHOTS))
+    expect(page.get_by_text(chosen)).to_be_visible(timeout=60_000)
     page.get_by_role("button", name=messages.BEST_PHOTO_COMPARE).click()
     cards = page.get_by_test_id("best-photo-card")
     expect(cards).to_have_count(len(BEST_PHOTO_SHOTS), timeout=60_000)

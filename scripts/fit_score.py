@@ -50,7 +50,7 @@ import numpy as np
 from PIL import Image
 from scipy.stats import spearmanr
 
-from prettyscore.analysis.engines import face_calibration, face_photo, face_score
+from prettyscore.analysis.engines import face_calibration, face_descriptor, face_photo, face_score
 from prettyscore.analysis.engines import face_mesh_points as fp
 from prettyscore.analysis.engines.face_mesh import FaceMeshEngine, face_box
 from prettyscore.core.errors import ValidationFailed
@@ -624,15 +624,15 @@ def parameters(rated: Faces, reference: list[Faces]) -> dict:
     spread."""
     choice = choose(rated, np.arange(len(rated.names)))
     fitted_model = trained(rated, np.arange(len(rated.names)), choice)
-    descriptor_weights = fitted_model.weights[: face_descriptor_length()]
-    descriptor_sds = fitted_model.sds[: face_descriptor_length()]
-    descriptor_means = fitted_model.means[: face_descriptor_length()]
+    descriptor_weights = fitted_model.weights[: face_descriptor.LENGTH]
+    descriptor_sds = fitted_model.sds[: face_descriptor.LENGTH]
+    descriptor_means = fitted_model.means[: face_descriptor.LENGTH]
     raw = descriptor_weights / descriptor_sds
     everyone = np.vstack([term_levels(faces, choice.terms) for faces in reference])
     terms = {}
     counted = [term for term in face_score.TERMS if term.key in choice.terms]
     for index, term in enumerate(counted):
-        column = face_descriptor_length() + index
+        column = face_descriptor.LENGTH + index
         values = np.concatenate([faces.column(term.key) for faces in reference])
         level = everyone[:, index]
         low, high = level.min() - level.std(), level.max() + level.std()
@@ -670,12 +670,6 @@ def top_one_percent(standings: np.ndarray) -> float:
     highest of the rest, so none of them reaches it)."""
     allowed = int(0.01 * len(standings))
     return float(np.sort(standings)[-(allowed + 1)]) + 1e-3
-
-
-def face_descriptor_length() -> int:
-    from prettyscore.analysis.engines import face_descriptor
-
-    return face_descriptor.LENGTH
 
 
 def reference_figures(model: dict, reference: list[Faces]) -> dict:

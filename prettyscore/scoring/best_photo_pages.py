@@ -18,8 +18,10 @@ from prettyscore.ui.components import (
     link_button,
     page_header,
     photo_picker_prompt,
+    progress_status,
 )
 from prettyscore.ui.layout import page_layout
+from prettyscore.ui.score import gradient_bar
 from prettyscore.ui.upload_watch import upload_on_drop
 
 _ON_DROP = upload_on_drop(State, State.choose_photos, UPLOAD_ID)
@@ -53,17 +55,7 @@ def _upload_progress() -> rx.Component:
     """'Processing...' with the upload's progress while the chosen photos travel."""
     return rx.cond(
         State.uploading | State.staging,
-        rx.vstack(
-            rx.text(messages.PROCESSING, size="2", weight="medium"),
-            rx.progress(value=State.upload_percent, max=100, width="100%"),
-            align="center",
-            spacing="1",
-            width="100%",
-            max_width="320px",
-            margin_x="auto",
-            role="status",
-            data_testid="upload-progress",
-        ),
+        progress_status(messages.PROCESSING, State.upload_percent, testid="upload-progress"),
     )
 
 
@@ -112,16 +104,13 @@ def _comparing() -> rx.Component:
     """'Comparing photo 2 of 4...' with its progress, while the photos are read."""
     return rx.cond(
         State.comparing,
-        rx.vstack(
-            rx.text(State.comparing_text, size="3", weight="medium"),
-            rx.progress(value=State.compared_percent, max=100, width="100%"),
-            align="center",
+        progress_status(
+            State.comparing_text,
+            State.compared_percent,
+            testid="best-photo-progress",
+            text_size="3",
             spacing="2",
-            width="100%",
             max_width="360px",
-            margin_x="auto",
-            role="status",
-            data_testid="best-photo-progress",
         ),
     )
 
@@ -175,19 +164,7 @@ def _aspect(item: rx.Var) -> rx.Component:
     value = item["value"].to(float)
     return rx.grid(
         rx.text(item["name"].to(str), size="2"),
-        rx.box(
-            rx.box(
-                height="100%",
-                width=f"{value * 10}%",
-                max_width="100%",
-                border_radius="999px",
-                background=styles.BRAND_GRADIENT,
-            ),
-            height="6px",
-            border_radius="999px",
-            background="var(--gray-a3)",
-            overflow="hidden",
-        ),
+        gradient_bar(value, "6px"),
         rx.text(item["text"].to(str), size="2", weight="bold", text_align="right"),
         columns="5.5rem 1fr 2.25rem",
         align="center",

@@ -29,6 +29,7 @@ from prettyscore.ui.components import (
     link_button,
     page_header,
     photo_picker_prompt,
+    progress_status,
 )
 from prettyscore.ui.layout import page_layout
 from prettyscore.ui.score import breakdown_bars, score_circle
@@ -140,17 +141,7 @@ def _upload_progress() -> rx.Component:
     """'Processing...' with the upload's progress while a chosen photo travels."""
     return rx.cond(
         State.uploading,
-        rx.vstack(
-            rx.text(messages.PROCESSING, size="2", weight="medium"),
-            rx.progress(value=State.upload_percent, max=100, width="100%"),
-            align="center",
-            spacing="1",
-            width="100%",
-            max_width="320px",
-            margin_x="auto",
-            role="status",
-            data_testid="upload-progress",
-        ),
+        progress_status(messages.PROCESSING, State.upload_percent, testid="upload-progress"),
     )
 
 

@@ -203,6 +203,30 @@ def photo_picker_prompt(button_label: str, hint: str = DROP_ZONE_HINT) -> rx.Com
     )
 
 
+def progress_status(
+    text: str | rx.Var,
+    percent: rx.Var,
+    *,
+    testid: str,
+    text_size: str = "2",
+    spacing: str = "1",
+    max_width: str = "320px",
+) -> rx.Component:
+    """A line of what is happening over a progress bar (0–100), announced as a status:
+    a photo travelling, photos being compared."""
+    return rx.vstack(
+        rx.text(text, size=text_size, weight="medium"),
+        rx.progress(value=percent, max=100, width="100%"),
+        align="center",
+        spacing=spacing,
+        width="100%",
+        max_width=max_width,
+        margin_x="auto",
+        role="status",
+        data_testid=testid,
+    )
+
+
 def brand_mark(href: str = routes.HOME) -> rx.Component:
     """The logo (gradient badge and name), linking home."""
     return plain_link(

@@ -152,20 +152,11 @@ def _breakdown_bar(item: rx.Var) -> rx.Component:
             justify="between",
             width="100%",
         ),
-        rx.box(
-            rx.box(
-                height="100%",
-                width=f"{value * 10}%",
-                max_width="100%",
-                border_radius="999px",
-                background=styles.BRAND_GRADIENT,
-                transition="width 600ms ease",
-            ),
+        gradient_bar(
+            value,
+            "10px",
+            transition="width 600ms ease",
             width="100%",
-            height="10px",
-            border_radius="999px",
-            background="var(--gray-a3)",
-            overflow="hidden",
             role="progressbar",
             aria_label=name,
             aria_valuemin="0",
@@ -176,6 +167,29 @@ def _breakdown_bar(item: rx.Var) -> rx.Component:
         spacing="2",
         width="100%",
         data_testid="breakdown-bar",
+    )
+
+
+def gradient_bar(
+    value: rx.Var, height: str, transition: str | None = None, **props: Any
+) -> rx.Component:
+    """A rounded bar filled with the brand gradient to ``value`` out of 10 (``props`` go
+    on the track: its width, its role and labels)."""
+    fill = {"transition": transition} if transition else {}
+    return rx.box(
+        rx.box(
+            height="100%",
+            width=f"{value * 10}%",
+            max_width="100%",
+            border_radius="999px",
+            background=styles.BRAND_GRADIENT,
+            **fill,
+        ),
+        height=height,
+        border_radius="999px",
+        background="var(--gray-a3)",
+        overflow="hidden",
+        **props,
     )
 
 
