@@ -46,11 +46,13 @@ CODE_DIGITS = 6
 PKCE_PREFIX = "pkce_"
 PKCE_METHODS = ("s256", "plain")
 PKCE_CHALLENGE_LENGTH = range(43, 129)
-# GoTrue's "secure password change", for the email too: the access token alone does not
-# change credentials (a page's scripts can read it). The request proves the member again
-# with the current password, or the code /reauthenticate mailed (a member who signs in
-# by mail knows no password), unless its session was signed in this recently.
-FRESH_SIGN_IN = timedelta(minutes=5)
+# GoTrue's "secure password change", for the email too, and always: the access token
+# alone never changes credentials (a page's scripts can read it, however fresh it is).
+# The request proves the member again with the current password, or the code
+# /reauthenticate mailed (a member who signs in by mail knows no password). The one
+# exception is the password of a session that a recovery mail opened this recently: its
+# member has just proved the mailbox, and has forgotten the password.
+FRESH_RECOVERY = timedelta(minutes=5)
 MAX_METADATA_BYTES = 16 * 1024
 # The user metadata that holds the member's name (Supabase clients' conventions).
 NAME_METADATA_KEYS = ("full_name", "name", "display_name")
@@ -593,8 +595,9 @@ def update_user(
     user = db.get(User, current.id)
     now = utcnow()
     secret = service.check_password(password) if password is not None else None
-    if secret is not None or _changes_email(user, email):
-        _prove_member(db, user, current, current_password, nonce, now)
+    changes_email = _changes_email(user, email)
+    if secret is not None or changes_email:
+        _prove_member(db, user, current, current_password, nonce, now, email_too=changes_email)
     if data is not None:
         _merge_metadata(user, check_metadata(data))
     if secret is not None:
@@ -622,9 +625,12 @@ def _changes_email(user: User, email: str | None) -> bool:
     return email is not None and service.normalize_email(email) != user.email
 
 
-def _prove_member(db, user: User, current: CurrentUser, current_password, nonce, now) -> None:
+def _prove_member(
+    db, user: User, current: CurrentUser, current_password, nonce, now, *, email_too: bool
+) -> None:
     """The member proved again: the current password when given, else the mailed nonce
-    when given, else a session signed in within ``FRESH_SIGN_IN``."""
+    when given, else (for the password alone) a session a recovery mail opened within
+    ``FRESH_RECOVERY``."""
     if current_password is not None:
         if not passwords.verify_password(current_password, user.password_hash):
             raise WrongCurrentPassword(
@@ -636,9 +642,15 @@ def _prove_member(db, user: User, current: CurrentUser, current_password, nonce,
     if (nonce or "").strip():
         _spend_nonce(db, user, nonce)
         return
-    session = db.get(AuthSession, current.session_id)
-    if session is None or now - session.created_at > FRESH_SIGN_IN:
+    if email_too or not _fresh_recovery(db.get(AuthSession, current.session_id), now):
         raise _bad_request(messages.CURRENT_PASSWORD_NEEDED, code="reauthentication_needed")
+
+
+def _fresh_recovery(session: AuthSession | None, now) -> bool:
+    """Whether ``session`` was opened by a recovery mail's code or link, and recently."""
+    if session is None or now - session.created_at > FRESH_RECOVERY:
+        return False
+    return any(entry.get("method") == "recovery" for entry in session.amr or [])
 
 
 def _change_password(db, user: User, current: CurrentUser, secret: str, now) -> None:

@@ -500,7 +500,9 @@ def test_an_email_change_applies_when_the_new_address_verifies(api, outbox, new_
     session = sign_up(api, old)
     auth = bearer(session["access_token"])
 
-    answer = api.put("/auth/v1/user", json={"email": new}, headers=auth)
+    answer = api.put(
+        "/auth/v1/user", json={"email": new, "current_password": PASSWORD}, headers=auth
+    )
 
     assert answer.status_code == 200
     assert answer.json()["email"] == old and answer.json()["new_email"] == new
@@ -518,7 +520,9 @@ def test_an_email_change_to_a_taken_address_is_refused(api, new_email):
     session = sign_up(api, new_email())
 
     answer = api.put(
-        "/auth/v1/user", json={"email": taken}, headers=bearer(session["access_token"])
+        "/auth/v1/user",
+        json={"email": taken, "current_password": PASSWORD},
+        headers=bearer(session["access_token"]),
     )
 
     assert (answer.status_code, answer.json()["error_code"]) == (422, "email_exists")
@@ -528,8 +532,12 @@ def test_a_new_password_follows_the_sign_up_rules(api, new_email):
     email = new_email()
     auth = bearer(sign_up(api, email)["access_token"])
 
-    weak = api.put("/auth/v1/user", json={"password": "123"}, headers=auth)
-    same = api.put("/auth/v1/user", json={"password": PASSWORD}, headers=auth)
+    weak = api.put(
+        "/auth/v1/user", json={"password": "123", "current_password": PASSWORD}, headers=auth
+    )
+    same = api.put(
+        "/auth/v1/user", json={"password": PASSWORD, "current_password": PASSWORD}, headers=auth
+    )
 
     assert (weak.status_code, weak.json()["error_code"]) == (422, "weak_password")
     assert weak.json()["weak_password"] == {"reasons": ["length"]}
@@ -541,7 +549,9 @@ def test_a_password_change_ends_the_other_sessions(api, new_email):
     current, other = sign_up(api, email), sign_in(api, email).json()
 
     api.put(
-        "/auth/v1/user", json={"password": "brand new pw"}, headers=bearer(current["access_token"])
+        "/auth/v1/user",
+        json={"password": "brand new pw", "current_password": PASSWORD},
+        headers=bearer(current["access_token"]),
     )
 
     assert api.get("/auth/v1/user", headers=bearer(current["access_token"])).status_code == 200
