@@ -40,6 +40,7 @@ from prettyscore.ui.kept_assets import serve_kept_assets
 from prettyscore.verification import pages as verification_pages
 from prettyscore.video import pages as video_pages
 from prettyscore.web.browser_key import give_browser_key
+from prettyscore.web.upload_owner import note_upload_keys
 from prettyscore.web.client_address import believe_trusted_proxies
 from prettyscore.web.event_arguments import (
     guard_event_arguments,
@@ -79,6 +80,8 @@ app = rx.App(
         ),
         # An upload to a handler that takes none is refused before its body is read.
         refuse_uploads_no_handler_takes,
+        # An upload drives its tab only with the key of the browser the tab serves.
+        note_upload_keys,
         # Every browser gets a key its tabs' states are bound to (web/browser_key.py).
         partial(give_browser_key, secure=get_settings().secure_cookies),
         # Every answer says who may frame it and what it may load.

@@ -16,6 +16,7 @@ events ``load_session`` / ``require_user``, and ``sign_out``. Other states call
 from __future__ import annotations
 
 import json
+import logging
 import secrets
 from typing import Any
 from urllib.parse import quote
@@ -23,7 +24,7 @@ from urllib.parse import quote
 import reflex as rx
 from reflex.event import Event
 from reflex.middleware import Middleware
-from reflex.state import BaseState, State, UpdateVarsInternalState
+from reflex.state import BaseState, State, StateUpdate, UpdateVarsInternalState
 from reflex_base.registry import RegistrationContext
 
 from prettyscore.accounts import service
@@ -34,6 +35,10 @@ from prettyscore.core.media import MediaOwner
 from prettyscore.core.settings import get_settings
 from prettyscore.ui.guarded import guarded
 from prettyscore.web.browser_key import RENEW_PATH, browser_key_from, replacement
+from prettyscore.web.event_arguments import takes_upload
+from prettyscore.web.upload_owner import key_of_upload_to
+
+log = logging.getLogger(__name__)
 
 #: The id of the toasts about signing in: the notice that sent a visitor to sign in
 #: ("Sign in to save your photos!") is replaced by the one that welcomes them back,
@@ -84,8 +89,12 @@ class AuthState(rx.State):
     # does not present it is never treated as this tab's member, nor shown the tab.
     _browser_key: str = ""
     # The key this tab's socket presented when signing in or out here replaced it: the
-    # socket keeps presenting it until it reconnects, with the new key.
+    # socket keeps presenting it until it reconnects, with the new key. Only that socket
+    # (``_replaced_on_socket``, its session id, which the server gives) may present it:
+    # whoever else holds the old key (a key planted in the browser before the member
+    # signed in) opens nothing with it.
     _replaced_browser_key: str = ""
+    _replaced_on_socket: str = ""
 
     @rx.var
     def email_short(self) -> str:
@@ -137,7 +146,21 @@ class AuthState(rx.State):
             self._replaced_browser_key = ""
             return True
         replaced = self._replaced_browser_key
-        return bool(replaced) and secrets.compare_digest(replaced, seen)
+        return (
+            bool(replaced)
+            and self.router.session.session_id == self._replaced_on_socket
+            and secrets.compare_digest(replaced, seen)
+        )
+
+    def _upload_from_own_browser(self) -> bool:
+        """Whether the upload now running for this tab (``web.upload_owner``) presented the
+        key of the browser this state serves. An upload names its tab by the token alone
+        and carries no router data of its own, so the socket's cookie says nothing of it;
+        only the current key counts (the replaced one stays on its socket)."""
+        presented = key_of_upload_to(self.router.session.client_token)
+        return bool(presented and self._browser_key) and secrets.compare_digest(
+            self._browser_key, presented
+        )
 
     async def _serve_only_own_browser(self) -> bool:
         """Whether this event's socket is the browser this tab's state serves. A state
@@ -190,6 +213,7 @@ class AuthState(rx.State):
         cookie with ``ticket`` (web.browser_key). This tab's socket presents the key it
         replaced until it reconnects."""
         self._replaced_browser_key = browser_key_from(self.router.headers.cookie)
+        self._replaced_on_socket = self.router.session.session_id
         self._browser_key = new_key
         return rx.call_script(_fetch_key_script(ticket))
 
@@ -345,10 +369,23 @@ class TabsServeTheirBrowser(Middleware):
     (``AuthState._serve_only_own_browser``): Reflex answers a hydrate with the whole
     stored state, before any handler of ours could check who is asking."""
 
-    async def preprocess(self, app: Any, state: BaseState, event: Event) -> None:
-        if _shows_tab_state(event):
-            auth = await state.get_state(AuthState)
-            await auth._serve_only_own_browser()
+    async def preprocess(self, app: Any, state: BaseState, event: Event) -> StateUpdate | None:
+        if not _shows_tab_state(event):
+            return None
+        auth = await state.get_state(AuthState)
+        if _is_upload(event):
+            if auth._upload_from_own_browser():
+                return None
+            log.warning("Refused an upload from a browser its tab does not serve")
+            return StateUpdate()  # the handler does not run; nothing is sent back
+        await auth._serve_only_own_browser()
+        return None
+
+
+def _is_upload(event: Event) -> bool:
+    """Whether the event is an upload's (``POST /_upload``): it brings no router data of
+    its own, as every event from the socket does, and names a handler that takes files."""
+    return not event.router_data and takes_upload(event.name)
 
 
 def serve_tabs_to_their_browser(app: rx.App) -> None:

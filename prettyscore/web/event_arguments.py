@@ -275,7 +275,7 @@ def refuse_events_no_page_sends(app: rx.App) -> None:
     namespace.on_event = on_event
 
 
-def _takes_upload(name: str) -> bool:
+def takes_upload(name: str) -> bool:
     """Whether the handler called ``name`` may be sent an upload (Reflex's own test: a
     ``list[rx.UploadFile]`` argument, or a background handler's chunk iterator)."""
     if not browser_may_send(name):
@@ -301,7 +301,7 @@ def refuse_uploads_no_handler_takes(app: Any) -> Any:
         if scope["type"] == "http" and scope["path"] == UPLOAD_PATH:
             names = [value for key, value in scope["headers"] if key == UPLOAD_HANDLER_HEADER]
             name = names[0].decode("latin-1") if names else None
-            if name is not None and not _takes_upload(name):
+            if name is not None and not takes_upload(name):
                 log.warning("Refused an upload to %s", loggable(name, MAX_LOGGED_NAME_CHARS))
                 answer = JSONResponse({"detail": messages.UPLOAD_NOT_TAKEN}, status_code=400)
                 await answer(scope, receive, send)

@@ -79,6 +79,26 @@ class EventSocket:
         self._receive_until(has_toast, timeout)
         return found[0]
 
+    def update_where(self, wanted, timeout: float = 30) -> dict:
+        """The next update from the server for which ``wanted(update)`` is true (the
+        updates before it are kept in ``updates`` too)."""
+        found: list[dict] = []
+
+        def matches(message: str) -> bool:
+            if message.startswith(f"42{NAMESPACE},"):
+                _, update = json.loads(message.split(",", 1)[1])
+                self.updates.append(update)
+                if wanted(update):
+                    found.append(update)
+            return bool(found)
+
+        self._receive_until(matches, timeout)
+        return found[0]
+
+    def close(self) -> None:
+        """Close the socket, as a tab that is closed does."""
+        self.__exit__(None, None, None)
+
     # -- the websocket ---------------------------------------------------------------
     def _send(self, event) -> None:
         self._sock.sendall(self._ws.send(event))
