@@ -188,6 +188,10 @@ class Settings:
     # What one member may do on the pages (and any other caller of the services).
     rate_limit_contact_requests_per_member: str = _setting("10 per hour")
     rate_limit_chat_messages_per_member: str = _setting("30 per minute")
+    # Each event socket's budget (web/socket_budget): this many events at once (at most
+    # 500), and this many more each second; a socket past it is disconnected.
+    socket_event_burst: int = _setting(120, _between(1, 500))
+    socket_events_per_second: float = _setting(20.0, lambda value: max(0.1, float(value)))
     # The partner programme's second tier: a partner earns this whole percent of the
     # sales of the partners they referred (0 turns the second tier off).
     partner_second_tier_percent: int = _setting(5, _between(0, 100))

@@ -74,6 +74,7 @@ from starlette.responses import JSONResponse
 
 from prettyscore.core import messages
 from prettyscore.core.log_text import loggable
+from prettyscore.web.socket_budget import budget_socket_events
 
 log = logging.getLogger(__name__)
 
@@ -258,9 +259,11 @@ def refuse_events_no_page_sends(app: rx.App) -> None:
     """Refuse, on the event socket, every event whose name no page sends (module docstring).
 
     Reflex's socket namespace takes each event in ``on_event`` and looks its name up only
-    when the event runs; the check goes in front of ``on_event``.
+    when the event runs; the check goes in front of ``on_event``. In front of both, each
+    socket's budget of events (``web/socket_budget``): a socket that floods is closed.
     """
     namespace = app.event_namespace
+    budget_socket_events(namespace)
     take_event = namespace.on_event
 
     async def on_event(sid: str, data: Any) -> None:
