@@ -18,6 +18,7 @@ from prettyscore.core import messages, routes
 from prettyscore.ui import styles
 from prettyscore.ui.components import card, icon_button, link_button, page_header
 from prettyscore.ui.layout import page_layout
+from prettyscore.ui.signed_in_as import signed_in_as
 
 _READY = rx.State.is_hydrated
 
@@ -57,6 +58,7 @@ def _price() -> rx.Component:
 def _subscribe_button() -> rx.Component:
     return rx.vstack(
         promo_code_field(PremiumState.promo_code, PremiumState.set_promo_code),
+        signed_in_as(),
         icon_button(
             "crown",
             messages.PREMIUM_SUBSCRIBE,

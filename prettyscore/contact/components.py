@@ -10,6 +10,7 @@ from prettyscore.billing.components import promo_code_field
 from prettyscore.contact.state import SEND_REQUEST_WAIT, ContactState
 from prettyscore.core import messages, routes
 from prettyscore.ui import styles
+from prettyscore.ui.signed_in_as import signed_in_as
 
 
 def _price_line() -> rx.Component:
@@ -133,6 +134,7 @@ def contact_dialog() -> rx.Component:
                 _price_line(),
                 _message_box(),
                 promo_code_field(ContactState.promo_code, ContactState.set_promo_code),
+                signed_in_as(),
                 _actions(),
                 spacing="4",
                 width="100%",

@@ -10,6 +10,7 @@ from prettyscore.core import messages
 from prettyscore.personality.offer_state import OFFER_WAIT, DetailedOfferState
 from prettyscore.ui import styles
 from prettyscore.ui.components import card, icon_button
+from prettyscore.ui.signed_in_as import signed_in_as
 
 
 def detailed_analysis_offer() -> rx.Component:
@@ -43,6 +44,7 @@ def detailed_analysis_offer() -> rx.Component:
                         spacing="2",
                     ),
                     promo_code_field(state.promo_code, state.set_promo_code),
+                    signed_in_as(),
                     icon_button(
                         "file-text",
                         messages.PERSONALITY_GET_DETAILED,

@@ -25,6 +25,7 @@ from prettyscore.personality.state import (
 from prettyscore.ui import styles
 from prettyscore.ui.components import card, icon_button, link_button, page_header
 from prettyscore.ui.layout import page_layout
+from prettyscore.ui.signed_in_as import signed_in_as
 
 State = PersonalityState
 _READY = rx.State.is_hydrated
@@ -252,6 +253,7 @@ def _purchase() -> rx.Component:
             width="100%",
         ),
         promo_code_field(State.promo_code, State.set_promo_code),
+        signed_in_as(),
         icon_button(
             "shopping-cart",
             messages.PERSONALITY_BUY,

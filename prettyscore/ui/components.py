@@ -13,6 +13,7 @@ from prettyscore.core import messages, routes
 from prettyscore.core.constants import ACCEPTED_IMAGE_FORMATS, MAX_UPLOAD_BYTES
 from prettyscore.ui import styles
 from prettyscore.ui.nav_link import plain_link
+from prettyscore.ui.signed_in_as import signed_in_as
 
 # The documents show a Terms of Use link without its target. The terms are a short section
 # of the Privacy Policy page (anchor ``#terms``), so the link always resolves.
@@ -134,7 +135,8 @@ def image_drop_zone(
         },
         **props,
     )
-    return _label_file_input(zone, input_label)
+    # Whose account the photo goes to, under the zone (ui/signed_in_as.py).
+    return rx.fragment(_label_file_input(zone, input_label), signed_in_as(margin_top="0.5rem"))
 
 
 def _label_file_input(upload: rx.Component, label: str) -> rx.Component:

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import contextlib
 import re
+import time
 import uuid
 from collections.abc import Iterator
 from pathlib import Path
@@ -19,6 +20,7 @@ from prettyscore.core import messages
 from prettyscore.core.constants import LEADERBOARD_DIALOG_MIN_SCORE, PREMIUM_MONTHLY_CENTS
 from prettyscore.core.db import make_engine, session_scope
 from prettyscore.partners.programme import AFFILIATE_COOKIE
+from prettyscore.web.browser_key import BROWSER_COOKIE
 
 
 def unique_email(prefix: str) -> str:
@@ -97,6 +99,22 @@ def new_member(page, base_url: str, prefix: str = "member") -> str:
     wait_until_ready(page)  # as a person would: the dashboard has finished loading
     page.get_by_test_id("dashboard-email").wait_for()
     return address
+
+
+def browser_key(page) -> str:
+    """The key the browser holds for the app (web.browser_key)."""
+    (key,) = [c["value"] for c in page.context.cookies() if c["name"] == BROWSER_COOKIE]
+    return key
+
+
+def key_after(page, old: str, seconds: float = 10.0) -> str:
+    """The browser's key once it is no longer ``old`` (the page replaces it by itself)."""
+    deadline = time.monotonic() + seconds
+    while True:
+        key = browser_key(page)
+        if key != old or time.monotonic() > deadline:
+            return key
+        time.sleep(0.1)
 
 
 def new_admin(page, app_server, prefix: str = "admin") -> str:

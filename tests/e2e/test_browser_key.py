@@ -8,26 +8,14 @@ opens nothing afterwards; the new one keeps every tab of the browser signed in.
 
 from __future__ import annotations
 
-import time
-
 import pytest
 from playwright.sync_api import expect
 
 from prettyscore.core import messages
 from prettyscore.web.browser_key import BROWSER_COOKIE
-from tests.e2e.flows import new_member, open_page, wait_for_path
+from tests.e2e.flows import key_after, new_member, open_page, wait_for_path
 
 pytestmark = pytest.mark.e2e
-
-
-def key_after(page, old: str, seconds: float = 10.0) -> str:
-    """The browser's key once it is no longer ``old`` (the page replaces it by itself)."""
-    deadline = time.monotonic() + seconds
-    while True:
-        (key,) = [c["value"] for c in page.context.cookies() if c["name"] == BROWSER_COOKIE]
-        if key != old or time.monotonic() > deadline:
-            return key
-        time.sleep(0.1)
 
 
 def test_signing_in_and_out_replaces_the_browsers_key(page, new_context, app_server):
