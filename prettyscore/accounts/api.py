@@ -35,7 +35,7 @@ from prettyscore.core.errors import (
     PermissionDenied,
     ValidationFailed,
 )
-from prettyscore.core.mail import mail_on_commit
+from prettyscore.core.mail import after_answer, mail_on_commit
 
 # The signed-in user at any assurance level (see ``accounts.bearer``).
 SessionUser = Annotated[CurrentUser, Depends(require_session)]
@@ -385,8 +385,10 @@ async def recover(
 
 
 def _recover(db, address, redirect_to, pkce, client) -> None:
+    """Count the request, then answer: the code and link are written and mailed after
+    (``after_answer``), so a known address takes no longer to answer than an unknown."""
     throttle.before_mail(address, client)
-    flows.request_recovery(db, address, mail_on_commit(db), redirect_to=redirect_to, pkce=pkce)
+    after_answer(flows.request_recovery, address, redirect_to=redirect_to, pkce=pkce)
 
 
 @router.post("/otp", summary="Mail a sign-in code and magic link")
@@ -433,7 +435,7 @@ async def resend(request: Request, body: ResendBody | None = None, redirect_to: 
 
 def _resend(db, resend_type, address, redirect_to, pkce, client) -> None:
     throttle.before_mail(address, client)
-    flows.resend(db, resend_type, address, mail_on_commit(db), redirect_to=redirect_to, pkce=pkce)
+    after_answer(flows.resend, resend_type, address, redirect_to=redirect_to, pkce=pkce)
 
 
 @router.get("/reauthenticate", summary="Mail a nonce for a password change")

@@ -10,6 +10,11 @@ answer goes out. The answer then takes as long whether a mail went out or not (a
 conversation with a mail server takes far longer than anything else these requests do,
 so "we mailed it: the address has an account" would show in the timing), and a request
 that failed sends nothing.
+
+A request whose answer says nothing of what it found (a recovery asked for an address
+with or without an account) does its whole work after answering (``after_answer``):
+writing the single-use code and link takes a few milliseconds that a request for an
+unknown address would not spend, and would tell the two apart as surely as the mail.
 """
 
 from __future__ import annotations
@@ -18,6 +23,7 @@ import functools
 import logging
 import smtplib
 import threading
+from collections.abc import Callable
 from concurrent.futures import Future, ThreadPoolExecutor, wait
 from email.message import EmailMessage
 from pathlib import Path
@@ -27,6 +33,7 @@ from urllib.parse import unquote, urlparse
 from sqlalchemy import event
 from sqlalchemy.orm import Session
 
+from prettyscore.core.db import session_scope
 from prettyscore.core.model_types import utcnow
 from prettyscore.core.settings import get_settings
 
@@ -133,7 +140,28 @@ _in_flight_lock = threading.Lock()
 
 def send_later(messages: list[EmailMessage], mailer: Mailer) -> None:
     """Deliver ``messages`` through ``mailer`` on a mail thread."""
-    future = _mail_pool().submit(_deliver, messages, mailer)
+    _track(_mail_pool().submit(_deliver, messages, mailer))
+
+
+def after_answer(work: Callable[..., None], /, *args, **kwargs) -> None:
+    """Run ``work(db, *args, mailer=..., **kwargs)`` on a mail thread, in a unit of work of
+    its own, while the request answers; what it mails is delivered on that thread once
+    the work has committed (nothing if it fails: that is logged)."""
+    _track(_mail_pool().submit(_work_then_deliver, work, args, kwargs, get_mailer()))
+
+
+def _work_then_deliver(work: Callable[..., None], args, kwargs, mailer: Mailer) -> None:
+    held = HeldMail()
+    try:
+        with session_scope() as db:
+            work(db, *args, mailer=held, **kwargs)
+    except Exception:
+        log.exception("%s after the answer failed", getattr(work, "__qualname__", work))
+        return
+    _deliver(held.messages, mailer)
+
+
+def _track(future: Future) -> None:
     with _in_flight_lock:
         _in_flight.add(future)
     future.add_done_callback(_forget)
@@ -154,8 +182,8 @@ def _deliver(messages: list[EmailMessage], mailer: Mailer) -> None:
 
 
 def wait_for_mail(timeout: float = 30.0) -> None:
-    """Wait until the mail handed over so far has been delivered (or has failed): for a
-    process about to stop, or a reader of the outbox."""
+    """Wait until the mail handed over so far (and the work of ``after_answer``) has been
+    delivered (or has failed): for a process about to stop, or a reader of the outbox."""
     with _in_flight_lock:
         pending = set(_in_flight)
     wait(pending, timeout=timeout)
