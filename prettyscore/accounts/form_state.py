@@ -114,6 +114,9 @@ class AuthFormState(AccountFormState):
         if self.submitting or not self._pending_access_token:
             return None
         self.submitting = True
+        # The browser's key, when the socket presents it: a browser that has signed in to
+        # this account before is not locked out by strangers' wrong codes (``mfa``).
+        browser_key = self._browser_key if self._from_own_browser() else None
         with self._submission("The sign-in's second step") as call:
             tokens = await run_in_session(
                 mfa.complete_sign_in,
@@ -122,6 +125,7 @@ class AuthFormState(AccountFormState):
                 form.get("code", ""),
                 self.router.session.client_ip,
                 form.get("factor_id") or None,
+                browser_key,
             )
         if call.failed:
             if call.refusal is not None and call.refusal.status == 401:

@@ -26,7 +26,7 @@ import segno
 from sqlalchemy import delete, or_, update
 from sqlmodel import Session, select
 
-from prettyscore.accounts import service
+from prettyscore.accounts import service, tokens
 from prettyscore.accounts.models import (
     AuthSession,
     MfaChallenge,
@@ -63,6 +63,9 @@ STEP_SECONDS = 30
 # stop guessing there: 20 guesses a day of a million codes). Counted per address, someone
 # who has the password and guesses locks out their own address, not the owner on theirs;
 # the factor's own budget, five addresses' worth a day, bounds guesses spread over many.
+# Strangers on a few addresses can spend that budget, so a browser that has signed in to
+# the account before (``service.knows_browser``) is not held to it, nor to its address's:
+# it has the same two tiers of its own, and the owner's correct code from it passes.
 WRONG_CODES_PER_CHALLENGE = "5 per 5 minutes"
 WRONG_CODES_PER_FACTOR_AND_ADDRESS = ("20 per day", "10 per 15 minutes")
 WRONG_CODES_PER_FACTOR = "100 per day"
@@ -224,15 +227,18 @@ def verify(
     challenge_id: str | uuid.UUID,
     code: str | None,
     ip_address: str | None,
+    browser_key: str | None = None,
 ) -> SessionTokens:
     """Check a code against a challenge; on success the factor is verified and this
-    session becomes aal2, with a new token pair (the old refresh token is spent)."""
+    session becomes aal2, with a new token pair (the old refresh token is spent).
+    ``browser_key``: the key of the browser the code was typed in, when it is one."""
     typed = "".join((code or "").split())
     if not typed:
         raise ValidationFailed(messages.MFA_CODE_REQUIRED, status=400)
     factor = _own_factor(db, user, factor_id)
     record = _usable_challenge(db, factor, challenge_id, ip_address)
-    budgets = _budgets(record.id, factor.id, _address(ip_address) or "unknown")
+    known = browser_key if service.knows_browser(db, user.id, browser_key) else None
+    budgets = _budgets(record.id, factor.id, _address(ip_address) or "unknown", known)
     _refuse_while_locked(budgets)
     now = utcnow()
     step = _matching_step(factor, typed, now)
@@ -252,10 +258,11 @@ def challenge_and_verify(
     factor_id: str | uuid.UUID,
     code: str | None,
     ip_address: str | None,
+    browser_key: str | None = None,
 ) -> SessionTokens:
     """Both steps at once, for the pages: the code is typed before the challenge exists."""
     record = challenge(db, user, factor_id, ip_address)
-    return verify(db, user, factor_id, record.id, code, ip_address)
+    return verify(db, user, factor_id, record.id, code, ip_address, browser_key)
 
 
 def complete_sign_in(
@@ -265,9 +272,11 @@ def complete_sign_in(
     code: str | None,
     ip_address: str | None,
     factor_id: str | uuid.UUID | None = None,
+    browser_key: str | None = None,
 ) -> SessionTokens:
     """The sign-in's second step: prove a verified authenticator in the session the
-    password opened (renewed first if its access token has expired meanwhile)."""
+    password opened (renewed first if its access token has expired meanwhile), in the
+    browser holding ``browser_key``."""
     user = service.resolve_user(db, access_token)
     if user is None and refresh_token:
         renewed = service.refresh_session(db, refresh_token)
@@ -280,7 +289,7 @@ def complete_sign_in(
         chosen = factors[0]
     if chosen is None:
         raise NotFound(messages.MFA_FACTOR_NOT_FOUND, code="mfa_factor_not_found")
-    return challenge_and_verify(db, user, chosen.id, code, ip_address)
+    return challenge_and_verify(db, user, chosen.id, code, ip_address, browser_key)
 
 
 def _usable_challenge(
@@ -457,16 +466,27 @@ class _Budget:
     message: str
     purpose: str
     keys: tuple[str, ...]
+    enforced: bool = True
 
 
-def _budgets(challenge_id: uuid.UUID, factor_id: uuid.UUID, address: str) -> list[_Budget]:
+def _budgets(
+    challenge_id: uuid.UUID, factor_id: uuid.UUID, address: str, known_browser: str | None
+) -> list[_Budget]:
     """A wrong code counts against its challenge, its factor from this address, and its
-    factor from anywhere."""
+    factor from anywhere. From a browser known to the member, against its factor from that
+    browser instead of from this address; the factor's own count goes on but does not
+    refuse it."""
     challenge, factor = str(challenge_id), str(factor_id)
     per_address = [
         _Budget(tier, messages.RATE_LIMIT_EXCEEDED, "mfa-factor-address", (factor, address))
         for tier in WRONG_CODES_PER_FACTOR_AND_ADDRESS
     ]
+    if known_browser is not None:
+        browser = tokens.hash_secret(known_browser)
+        per_address = [
+            _Budget(tier, messages.RATE_LIMIT_EXCEEDED, "mfa-factor-browser", (factor, browser))
+            for tier in WRONG_CODES_PER_FACTOR_AND_ADDRESS
+        ]
     return [
         _Budget(
             WRONG_CODES_PER_CHALLENGE,
@@ -475,7 +495,13 @@ def _budgets(challenge_id: uuid.UUID, factor_id: uuid.UUID, address: str) -> lis
             (challenge,),
         ),
         *per_address,
-        _Budget(WRONG_CODES_PER_FACTOR, messages.RATE_LIMIT_EXCEEDED, "mfa-factor", (factor,)),
+        _Budget(
+            WRONG_CODES_PER_FACTOR,
+            messages.RATE_LIMIT_EXCEEDED,
+            "mfa-factor",
+            (factor,),
+            enforced=known_browser is None,
+        ),
     ]
 
 
@@ -483,7 +509,7 @@ def _refuse_while_locked(budgets: list[_Budget]) -> None:
     """Counts live with the app's other rate limits (in Redis when it has it, so every
     worker sees them); a refusal says when to try again (``Retry-After``)."""
     limiter = get_rate_limiter()
-    for budget in budgets:
+    for budget in (budget for budget in budgets if budget.enforced):
         limiter.enforce(
             budget.limit, budget.purpose, *budget.keys, count=False, message=budget.message
         )

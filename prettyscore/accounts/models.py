@@ -96,6 +96,24 @@ class BrowserSession(SQLModel, table=True):
     updated_at: datetime = created_at_field()
 
 
+class KnownBrowser(SQLModel, table=True):
+    """A browser that has signed in to a member's account, by the SHA-256 of its key
+    (``web.browser_key``, an HttpOnly cookie). The key is replaced at every sign-in: the
+    browser stays known under the key that replaces it.
+
+    A correct authenticator code from a known browser passes even when strangers with
+    the password have spent the factor's daily budget of wrong codes (``mfa``).
+    """
+
+    __tablename__ = "auth_known_browsers"
+
+    key_hash: str = Field(primary_key=True, max_length=64)
+    user_id: uuid.UUID = Field(
+        primary_key=True, foreign_key="users.id", ondelete="CASCADE", index=True
+    )
+    created_at: datetime = created_at_field()
+
+
 class PasswordRecoveryToken(SQLModel, table=True):
     """A single-use password reset link, by its SHA-256, valid for an hour."""
 

@@ -24,6 +24,7 @@ from prettyscore.accounts import passwords, tokens
 from prettyscore.accounts.models import (
     AuthSession,
     BrowserSession,
+    KnownBrowser,
     MfaFactor,
     MfaFactorStatus,
     PasswordRecoveryToken,
@@ -376,9 +377,49 @@ def bind_browser(db: Session, browser_key: str, refresh_token: str) -> None:
 def sign_in_browser(db: Session, old_key: str, new_key: str, refresh_token: str) -> None:
     """Sign the browser in under the key that replaces its own at sign-in: the key it held
     before, which a page of another port or another browser may have learnt, opens
-    nothing from now on."""
+    nothing from now on. The browser is known to the member from now on (``KnownBrowser``),
+    and stays known to the members it knew under its old key."""
     _unbind(db, old_key)
     bind_browser(db, new_key, refresh_token)
+    replace_browser_key(db, old_key, new_key)
+    session = db.get(AuthSession, _find_refresh_token(db, refresh_token).session_id)
+    if not lacks_second_factor(db, session.user_id, session.aal):
+        _remember_browser(db, new_key, session.user_id)
+
+
+# A browser that has signed in to an account is known to it, under every key that
+# replaces the one it signed in with: a correct authenticator code from it passes the
+# lock-out that strangers with the password can bring on the factor (``mfa``).
+
+
+def replace_browser_key(db: Session, old_key: str, new_key: str) -> None:
+    """The browser that held ``old_key`` holds ``new_key`` now (a sign-in or a sign-out
+    replaced it): it stays known to the members it was known to."""
+    if old_key and new_key and old_key != new_key:
+        db.execute(
+            update(KnownBrowser)
+            .where(KnownBrowser.key_hash == tokens.hash_secret(old_key))
+            .values(key_hash=tokens.hash_secret(new_key))
+        )
+
+
+def knows_browser(db: Session, user_id: uuid.UUID, browser_key: str | None) -> bool:
+    """Whether the browser holding ``browser_key`` has signed in to this member's account."""
+    if not browser_key:
+        return False
+    query = select(KnownBrowser.key_hash).where(
+        KnownBrowser.key_hash == tokens.hash_secret(browser_key), KnownBrowser.user_id == user_id
+    )
+    return db.exec(query).first() is not None
+
+
+def _remember_browser(db: Session, browser_key: str, user_id: uuid.UUID) -> None:
+    insert = _INSERTS[db.get_bind().dialect.name]
+    db.execute(
+        insert(KnownBrowser)
+        .values(key_hash=tokens.hash_secret(browser_key), user_id=user_id, created_at=utcnow())
+        .on_conflict_do_nothing(index_elements=["key_hash", "user_id"])
+    )
 
 
 def renew_browser_session(db: Session, browser_key: str) -> SessionTokens | None:
