@@ -12,10 +12,11 @@ error for a disabled provider, never a crash.
 from __future__ import annotations
 
 import contextlib
+from collections.abc import Callable
 from typing import Annotated
 from urllib.parse import urlencode, urlsplit, urlunsplit
 
-from fastapi import APIRouter, Depends, Query, Request
+from fastapi import APIRouter, BackgroundTasks, Depends, Query, Request
 from fastapi.responses import JSONResponse, RedirectResponse, Response
 from pydantic import BaseModel, ConfigDict
 from sqlmodel import Session
@@ -373,22 +374,26 @@ def _count_wrong_code(db, address: str, client: str) -> None:
 # ---------------------------------------------------------------------------
 @router.post("/recover", summary="Mail a password recovery code and link (answers {} always)")
 async def recover(
-    request: Request, body: RecoverBody | None = None, redirect_to: str | None = None
+    request: Request,
+    after: BackgroundTasks,
+    body: RecoverBody | None = None,
+    redirect_to: str | None = None,
 ):
     body = body or RecoverBody()
     if not (body.email or "").strip():
         raise _bad_request(messages.EMAIL_REQUIRED)
     address = _normalized_email(body.email)
     pkce = flows.parse_pkce(body.code_challenge, body.code_challenge_method)
-    await run_in_session(_recover, address, redirect_to, pkce, _client(request))
+    after.add_task(await run_in_session(_recover, address, redirect_to, pkce, _client(request)))
     return {}
 
 
-def _recover(db, address, redirect_to, pkce, client) -> None:
-    """Count the request, then answer: the code and link are written and mailed after
-    (``after_answer``), so a known address takes no longer to answer than an unknown."""
+def _recover(db, address, redirect_to, pkce, client) -> Callable[[], None]:
+    """Count the request; the code and link are written and mailed once the answer has
+    gone out (``after_answer``), so a known address takes no longer to answer than an
+    unknown one. What starts that work."""
     throttle.before_mail(address, client)
-    after_answer(flows.request_recovery, address, redirect_to=redirect_to, pkce=pkce)
+    return after_answer(flows.request_recovery, address, redirect_to=redirect_to, pkce=pkce)
 
 
 @router.post("/otp", summary="Mail a sign-in code and magic link")
@@ -419,7 +424,12 @@ def _otp(db, address, options, cookies, client) -> None:
 
 
 @router.post("/resend", summary="Mail a pending confirmation again (answers {} always)")
-async def resend(request: Request, body: ResendBody | None = None, redirect_to: str | None = None):
+async def resend(
+    request: Request,
+    after: BackgroundTasks,
+    body: ResendBody | None = None,
+    redirect_to: str | None = None,
+):
     body = body or ResendBody()
     if body.type not in RESEND_TYPES:
         raise _bad_request(messages.RESEND_NEEDS_TYPE)
@@ -429,13 +439,14 @@ async def resend(request: Request, body: ResendBody | None = None, redirect_to: 
         raise _bad_request(messages.RESEND_NEEDS_EMAIL_OR_PHONE)
     address = _normalized_email(body.email)
     pkce = flows.parse_pkce(body.code_challenge, body.code_challenge_method)
-    await run_in_session(_resend, body.type, address, redirect_to, pkce, _client(request))
+    client = _client(request)
+    after.add_task(await run_in_session(_resend, body.type, address, redirect_to, pkce, client))
     return {}
 
 
-def _resend(db, resend_type, address, redirect_to, pkce, client) -> None:
+def _resend(db, resend_type, address, redirect_to, pkce, client) -> Callable[[], None]:
     throttle.before_mail(address, client)
-    after_answer(flows.resend, resend_type, address, redirect_to=redirect_to, pkce=pkce)
+    return after_answer(flows.resend, resend_type, address, redirect_to=redirect_to, pkce=pkce)
 
 
 @router.get("/reauthenticate", summary="Mail a nonce for a password change")

@@ -13,6 +13,8 @@ and only a correct code from the authenticator turns it into the signed-in sessi
 
 from __future__ import annotations
 
+from collections.abc import Callable
+
 import reflex as rx
 
 from prettyscore.accounts import mfa, service, throttle
@@ -43,15 +45,14 @@ def _second_step_choices(db, user_id) -> list[dict[str, str]]:
     ]
 
 
-def _request_recovery(db, email: str | None, client: str) -> bool:
+def _request_recovery(db, email: str | None, client: str) -> Callable[[], None]:
     """The recovery request within the API's mail limits (checked before the email is
-    looked up: known and unknown alike); the link is written and mailed after the answer
-    (``after_answer``), so a known address takes no longer to answer than an unknown one.
-    True once handled."""
+    looked up: known and unknown alike); the link is written and mailed once the answer
+    has gone out (``after_answer``), so a known address takes no longer to answer than
+    an unknown one. What starts that work."""
     address = service.normalize_email(email)
     throttle.before_mail(address, client)
-    after_answer(service.request_password_recovery, address)
-    return True
+    return after_answer(service.request_password_recovery, address)
 
 
 class AccountFormState(FormState, AuthState):
@@ -195,16 +196,19 @@ class ForgotPasswordState(AccountFormState):
     @rx.event
     @FORGOT_WAIT.answers
     async def submit(self, form: dict[str, str]):
-        """Mail a reset link; the answer is the same whether the email is known or not."""
-        done, refusal = await self._call(
+        """Mail a reset link; the answer is the same whether the email is known or not,
+        and the link is looked for only once the answer has gone."""
+        start, refusal = await self._call(
             _request_recovery,
             form.get("email"),
             self._client_address(),
             fallback=messages.UNEXPECTED_ERROR,
         )
-        if not done:
-            return refusal
-        return [rx.toast.success(messages.RECOVERY_EMAIL_SENT), rx.redirect(routes.AUTH)]
+        if start is None:
+            yield refusal
+            return
+        yield [rx.toast.success(messages.RECOVERY_EMAIL_SENT), rx.redirect(routes.AUTH)]
+        start()
 
 
 class ResetPasswordState(AccountFormState):

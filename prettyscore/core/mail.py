@@ -15,6 +15,8 @@ A request whose answer says nothing of what it found (a recovery asked for an ad
 with or without an account) does its whole work after answering (``after_answer``):
 writing the single-use code and link takes a few milliseconds that a request for an
 unknown address would not spend, and would tell the two apart as surely as the mail.
+The work waits until the answer has gone out, or it would still slow the answer down by
+sharing the processor with it.
 """
 
 from __future__ import annotations
@@ -143,14 +145,27 @@ def send_later(messages: list[EmailMessage], mailer: Mailer) -> None:
     _track(_mail_pool().submit(_deliver, messages, mailer))
 
 
-def after_answer(work: Callable[..., None], /, *args, **kwargs) -> None:
-    """Run ``work(db, *args, mailer=..., **kwargs)`` on a mail thread, in a unit of work of
-    its own, while the request answers; what it mails is delivered on that thread once
-    the work has committed (nothing if it fails: that is logged)."""
-    _track(_mail_pool().submit(_work_then_deliver, work, args, kwargs, get_mailer()))
+#: How long work queued by ``after_answer`` waits for its request to say the answer has
+#: gone out, before it starts anyway.
+ANSWER_SECONDS = 10.0
 
 
-def _work_then_deliver(work: Callable[..., None], args, kwargs, mailer: Mailer) -> None:
+def after_answer(work: Callable[..., None], /, *args, **kwargs) -> Callable[[], None]:
+    """Queue ``work(db, *args, mailer=..., **kwargs)`` for a mail thread, in a unit of work
+    of its own; what it mails is delivered on that thread once the work has committed
+    (nothing if it fails: that is logged). It starts when the returned function is
+    called, which the request does once its answer has gone out. ``wait_for_mail``
+    waits for it from the moment it is queued."""
+    answered = threading.Event()
+    future = _mail_pool().submit(_work_then_deliver, answered, work, args, kwargs, get_mailer())
+    _track(future)
+    return answered.set
+
+
+def _work_then_deliver(
+    answered: threading.Event, work: Callable[..., None], args, kwargs, mailer: Mailer
+) -> None:
+    answered.wait(ANSWER_SECONDS)
     held = HeldMail()
     try:
         with session_scope() as db:
