@@ -1,10 +1,16 @@
 """Stripe webhooks over HTTP to the running app: signed events change the database once,
-in whatever order they arrive; forged or stale ones change nothing."""
+in whatever order they arrive; forged or stale ones change nothing.
+
+The real backend as production serves it (``tests/helpers/backend_server.py``: Granian,
+every middleware), on SQLite and on PostgreSQL with Redis, as the browser tests' servers
+are; the webhook needs no pages, so no frontend build."""
 
 from __future__ import annotations
 
+import secrets
 import time
 import uuid
+from collections.abc import Iterator
 from concurrent.futures import ThreadPoolExecutor
 
 import httpx
@@ -16,11 +22,41 @@ from prettyscore.billing import service
 from prettyscore.billing.models import CheckoutSession, PaymentEvent, Subscription
 from prettyscore.core.db import make_engine
 from tests.helpers import stripe_events
-from tests.helpers.app_server import STRIPE_WEBHOOK_SECRET
+from tests.helpers.app_server import (
+    RATE_LIMITS,
+    STRIPE_WEBHOOK_SECRET,
+    UNLIMITED_RATE,
+    AppServer,
+)
+from tests.helpers.backend_server import SERVERS, backing_services, running_backend
 
-pytestmark = pytest.mark.e2e
+# One worker starts the two servers for the whole file.
+pytestmark = pytest.mark.xdist_group("billing_webhooks_over_http")
 
 WEBHOOK = stripe_events.WEBHOOK_PATH
+
+
+@pytest.fixture(scope="module", params=SERVERS)
+def app_server(request, tmp_path_factory) -> Iterator[AppServer]:
+    """The backend with the browser tests' server settings: the webhook's signing
+    secret, a job queue of its own, no rate limits."""
+    run_dir = tmp_path_factory.mktemp(f"webhooks-{request.param}")
+    settings = {
+        "STRIPE_WEBHOOK_SECRET": STRIPE_WEBHOOK_SECRET,
+        "JOB_NAMESPACE": f"prettyscore-webhooks-{secrets.token_hex(8)}",
+        **dict.fromkeys(RATE_LIMITS, UNLIMITED_RATE),
+    }
+    with (
+        backing_services(request, request.param) as (database_url, redis),
+        running_backend(
+            request.param,
+            run_dir,
+            database_url=database_url,
+            redis_url=redis,
+            extra_env=settings,
+        ) as server,
+    ):
+        yield server
 
 
 @pytest.fixture
