@@ -120,3 +120,35 @@ def test_a_known_browsers_correct_code_passes_the_lock_out_strangers_stay_locked
     assert redirects(stranger) == []
     assert messages.RATE_LIMIT_EXCEEDED in seen(stranger)
     assert redirects(owners) == ["/dashboard"]
+
+
+def test_a_known_browser_still_has_a_budget_of_wrong_codes_of_its_own(
+    db_factory, owner, state_manager_url
+):
+    email = owner.email
+
+    async def scenario() -> list:
+        async with event_sockets(state_manager_url) as app:
+            key = issue_browser_key()
+            tab = app.socket(browser_cookie(key), path="/auth")
+            await tab.connect()
+            signed_in = await tab.send(
+                AuthFormState, "submit_sign_in", form(email=email, password=PASSWORD)
+            )
+            known = given_cookie(hand_over(handed_ticket(signed_in), key))[1]
+            _, secret = add_authenticator(db_factory, owner)
+            tab = app.socket(browser_cookie(known), path="/auth")
+            await tab.connect()
+            await tab.send(AuthFormState, "submit_sign_in", form(email=email, password=PASSWORD))
+            for _ in range(10):  # each try is a new challenge: the browser's count stops it
+                wrong = await tab.send(
+                    AuthFormState, "submit_second_step", form(code=wrong_code(secret))
+                )
+                assert messages.MFA_INVALID_CODE in seen(wrong)
+            return await tab.send(
+                AuthFormState, "submit_second_step", form(code=fresh_code(secret))
+            )
+
+    right_code_too_late = asyncio.run(scenario())
+    assert redirects(right_code_too_late) == []
+    assert messages.RATE_LIMIT_EXCEEDED in seen(right_code_too_late)
