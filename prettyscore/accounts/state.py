@@ -319,7 +319,11 @@ class AuthState(rx.State):
         old_key = self._browser_key
         await self._forget_tab(keep_browser_storage=True)
         self._clear_tokens()
-        return [self._hand_over_key(*replacement(old_key)), *signed_out]
+        new_key, ticket = replacement(old_key)
+        # The browser stays known to the members it signed in to (a second factor's
+        # lock-out lets their correct code through from it).
+        await run_in_session(service.replace_browser_key, old_key, new_key)
+        return [self._hand_over_key(new_key, ticket), *signed_out]
 
 
 def _fetch_key_script(ticket: str) -> str:

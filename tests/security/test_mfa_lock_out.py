@@ -20,6 +20,7 @@ from reflex_base.utils.form import FORM_DATA_ENTRIES_KEY
 from prettyscore.accounts import mfa, service
 from prettyscore.accounts.form_state import AuthFormState
 from prettyscore.accounts.models import MfaFactorStatus
+from prettyscore.accounts.state import AuthState
 from prettyscore.core import messages
 from prettyscore.web.browser_key import issue_browser_key
 from tests.fixtures.event_socket import (
@@ -88,13 +89,15 @@ async def sign_in_with_code(app: EventSockets, key: str, email: str, code: str) 
     return await tab.send(AuthFormState, "submit_second_step", form(code=code))
 
 
+@pytest.mark.parametrize("then", ["stays signed in", "signs out"])
 def test_a_known_browsers_correct_code_passes_the_lock_out_strangers_stay_locked_out(
-    api, db_factory, owner, state_manager_url
+    api, db_factory, owner, state_manager_url, then
 ):
     email = owner.email
 
     async def first_sign_in() -> str:
-        """The owner's browser signs in (before the authenticator): its key afterwards."""
+        """The owner's browser signs in (before the authenticator), and perhaps out: its
+        key afterwards (each replaced the one before)."""
         async with event_sockets(state_manager_url) as app:
             key = issue_browser_key()
             tab = app.socket(browser_cookie(key), path="/auth")
@@ -103,7 +106,12 @@ def test_a_known_browsers_correct_code_passes_the_lock_out_strangers_stay_locked
                 AuthFormState, "submit_sign_in", form(email=email, password=PASSWORD)
             )
             assert redirects(signed_in) == ["/dashboard"]
-            return given_cookie(hand_over(handed_ticket(signed_in), key))[1]
+            key = given_cookie(hand_over(handed_ticket(signed_in), key))[1]
+            if then == "signs out":
+                signed_out = await tab.send(AuthState, "sign_out")
+                assert redirects(signed_out) == ["/auth"]
+                key = given_cookie(hand_over(handed_ticket(signed_out), key))[1]
+            return key
 
     owners_browser = asyncio.run(first_sign_in())
     factor, secret = add_authenticator(db_factory, owner)
