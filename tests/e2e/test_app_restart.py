@@ -42,10 +42,10 @@ def test_an_open_page_goes_on_across_a_restart_of_the_app(browser, tmp_path):
         choose_on_upload_page(page, photo)
         chosen = page.get_by_role("img", name="Your chosen photo")
         expect(chosen).to_be_visible()
-        port = first.port
+        host = first.host
 
-    # The app is down: the page stays as it was. The same app starts again on the port.
-    with running_app("after-restart", run_dir, job_worker=False, port=port, extra_env=kept):
+    # The app is down: the page stays as it was. The same app starts again at its address.
+    with running_app("after-restart", run_dir, job_worker=False, host=host, extra_env=kept):
         expect(chosen).to_be_hidden(timeout=30_000)  # the new process has a fresh state
         choose_on_upload_page(page, photo)
         expect(chosen).to_be_visible()

@@ -22,7 +22,6 @@ from collections.abc import Iterator
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 
 import httpx
-import pytest
 from playwright.sync_api import expect
 
 from prettyscore.core import messages, routes
@@ -39,8 +38,10 @@ HOST_RULE = f"--host-resolver-rules=MAP {HOST} 127.0.0.1"
 
 
 @contextlib.contextmanager
-def planting_page(*set_cookies: str, host: str = "localhost") -> Iterator[str]:
-    """A page on another port of ``host`` whose answer sets ``set_cookies``; its URL."""
+def planting_page(*set_cookies: str, host: str) -> Iterator[str]:
+    """A page on another port of ``host`` whose answer sets ``set_cookies``; its URL.
+
+    ``host`` is a loopback address (the test server's) or a name mapped to 127.0.0.1."""
 
     class Plants(BaseHTTPRequestHandler):
         def do_GET(self) -> None:
@@ -54,7 +55,8 @@ def planting_page(*set_cookies: str, host: str = "localhost") -> Iterator[str]:
         def log_message(self, *args) -> None:
             pass
 
-    server = ThreadingHTTPServer(("127.0.0.1", free_port()), Plants)
+    address = host if host.replace(".", "").isdigit() else "127.0.0.1"
+    server = ThreadingHTTPServer((address, 0), Plants)
     thread = threading.Thread(target=server.serve_forever, daemon=True)
     thread.start()
     try:
@@ -64,7 +66,6 @@ def planting_page(*set_cookies: str, host: str = "localhost") -> Iterator[str]:
         server.server_close()
 
 
-@pytest.mark.one_server
 def test_a_key_planted_over_http_shows_whose_account_before_an_upload_or_a_payment(
     page, new_context, app_server
 ):
@@ -76,7 +77,8 @@ def test_a_key_planted_over_http_shows_whose_account_before_an_upload_or_a_payme
     attackers_key = key_after(planter, before)
     planter.context.close()  # the attacker's browser is gone; their key is still signed in
 
-    with planting_page(f"{BROWSER_COOKIE}={attackers_key}; Path=/; HttpOnly") as url:
+    planted = f"{BROWSER_COOKIE}={attackers_key}; Path=/; HttpOnly"
+    with planting_page(planted, host=app_server.host) as url:
         page.goto(url)
     assert browser_key(page) == attackers_key  # planted: browsers share cookies across ports
 

@@ -24,15 +24,18 @@ Ann's tab reconnects to B and goes on, still signed in and with its state (a hal
 message) intact; finally A is stopped and her tab still works. (That test stops A: it
 runs last.)
 
-Both processes serve one frontend build, as the workers of one `make run` do: two builds
-of the same code are not interchangeable (see ``_serve_one_build``).
+Both processes serve one frontend build (the test run's), as the workers of one `make
+run` do: Reflex compiles each build's time and a random project hash into its JavaScript,
+so two builds of the same code name their files differently, and a page built by A, asking
+B for a part it has not loaded yet (the next page's code), would get a 404 and reload in
+place instead of navigating. The proxy listens on the build's port of a loopback address,
+A and B on the same port of two others (``tests/helpers/app_server.py`` says why).
 """
 
 from __future__ import annotations
 
 import os
 import secrets
-import shutil
 import signal
 import subprocess
 import time
@@ -64,16 +67,17 @@ from tests.fixtures.browser import browser_contexts
 from tests.fixtures.object_storage import ACCESS_KEY_ID, REGION, SECRET_ACCESS_KEY, S3Server
 from tests.helpers import app_server
 from tests.helpers.app_server import (
-    WEB_CACHE,
     AppServer,
     AppServerError,
+    free_loopback_host,
+    frontend_build,
     granian_workers,
     running_app,
     start_job_worker,
     stop_process_group,
 )
 from tests.helpers.fake_ai_provider import FakeAIProvider, Reply
-from tests.helpers.tcp_proxy import Connection, TcpProxy, running_proxy
+from tests.helpers.tcp_proxy import Backend, Connection, TcpProxy, running_proxy
 
 pytestmark = pytest.mark.e2e
 
@@ -124,27 +128,14 @@ class TwoProcesses:
         return [item["Key"] for item in listing.get("Contents", [])]
 
 
-def _serve_one_build(source: Path, target: Path) -> None:
-    """Make the app whose web folder is ``target`` serve ``source``'s frontend build.
-
-    Reflex compiles each build's time and a random project hash into its JavaScript, so
-    two builds of the same code name their files differently. A page built by A, asking
-    B for a part it has not loaded yet (the next page's code), gets a 404 and reloads in
-    place instead of navigating. Files are served from disk, so copying is enough.
-    """
-    client = Path("build") / "client"
-    shutil.rmtree(target / client)
-    shutil.copytree(source / client, target / client)
-
-
 @pytest.fixture(scope="module")
 def two_processes(request, tmp_path_factory, s3_server) -> Iterator[TwoProcesses]:
     """Two single-worker app processes sharing PostgreSQL, Redis, SECRET_KEY, a bucket
     and the job queue, with one job worker.
 
-    Each builds its frontend in its own folder (two builds in one would clash), with the
-    proxy's address compiled in as PUBLIC_URL, so the pages' websocket and uploads go
-    through the proxy like everything else; then B serves A's build.
+    Both serve the run's frontend build, and their PUBLIC_URL is the proxy's address, on
+    the build's port: the pages' websocket and uploads go through the proxy like
+    everything else.
     """
     if postgres_url() is None:
         pytest.skip(POSTGRES_SKIP_REASON)
@@ -153,12 +144,14 @@ def two_processes(request, tmp_path_factory, s3_server) -> Iterator[TwoProcesses
         pytest.skip(REDIS_SKIP_REASON)
     database_url = request.getfixturevalue("postgres_databases").create()
     shared = tmp_path_factory.mktemp("two-processes")
-    slot = os.environ.get("E2E_WEB_SLOT") or os.environ.get("PYTEST_XDIST_WORKER", "main")
-    web_dirs = {name: WEB_CACHE / f"{slot}-{name}" / ".web" for name in ("a", "b")}
+    try:
+        port = frontend_build().ready(shared).port
+    except AppServerError as error:
+        pytest.fail(str(error), pytrace=False)
     bucket = f"ps-shape-{secrets.token_hex(6)}"
     s3_server.client().create_bucket(Bucket=bucket)
     provider = FakeAIProvider().start()
-    with running_proxy() as proxy:
+    with running_proxy(host=free_loopback_host(port), port=port) as proxy:
         same_everywhere = {
             "GRANIAN_WORKERS": "1",
             "PUBLIC_URL": proxy.url,
@@ -186,17 +179,15 @@ def two_processes(request, tmp_path_factory, s3_server) -> Iterator[TwoProcesses
                 shared / name,
                 database_url=database_url,
                 redis_url=redis,
-                web_dir=web_dirs[name],
                 extra_env=same_everywhere,
                 job_worker=False,
             )
 
         try:
             with start("a") as a, start("b") as b:
-                _serve_one_build(web_dirs["a"], web_dirs["b"])
                 for server in (a, b):
                     print(
-                        f"\n[two-processes] {server.name} on port {server.port} after "
+                        f"\n[two-processes] {server.name} at {server.base_url} after "
                         f"{server.startup_seconds:.1f} s (log: {server.log_path})"
                     )
                 print(f"[two-processes] both behind {proxy.url}")
@@ -244,7 +235,7 @@ def _tab_token(page: Page) -> str:
     return page.evaluate("window.sessionStorage.getItem('token')")
 
 
-def _event_sockets(proxy: TcpProxy, backend: int, token: str) -> list[Connection]:
+def _event_sockets(proxy: TcpProxy, backend: Backend, token: str) -> list[Connection]:
     """The websockets this tab (``token``) opened through the proxy to ``backend``."""
     return [
         item
@@ -253,7 +244,7 @@ def _event_sockets(proxy: TcpProxy, backend: int, token: str) -> list[Connection
     ]
 
 
-def _wait_for_open_socket(proxy: TcpProxy, backend: int, token: str) -> float:
+def _wait_for_open_socket(proxy: TcpProxy, backend: Backend, token: str) -> float:
     """Seconds until the tab has an open websocket to ``backend``; fails after a while."""
     started = time.monotonic()
     while not any(item.open for item in _event_sockets(proxy, backend, token)):
@@ -268,7 +259,7 @@ def test_a_photo_goes_from_upload_to_a_played_video_across_the_production_shape(
     new_context, two_processes, tmp_path, provider_clip
 ):
     shape, proxy = two_processes, two_processes.proxy
-    a, b, base = shape.a.port, shape.b.port, shape.base_url
+    a, b, base = shape.a.address, shape.b.address, shape.base_url
     clip = provider_clip[0]
     clip_url = shape.provider.host(CLIP, clip, "video/mp4")
     # The first worker's render hangs at the provider; the next one is answered.
@@ -329,7 +320,7 @@ def test_a_photo_goes_from_upload_to_a_played_video_across_the_production_shape(
 
 
 def test_a_session_and_a_live_chat_span_two_backend_processes(new_context, two_processes):
-    proxy, a, b = two_processes.proxy, two_processes.a.port, two_processes.b.port
+    proxy, a, b = two_processes.proxy, two_processes.a.address, two_processes.b.address
     base = two_processes.base_url
     ann, bob = new_context().new_page(), new_context().new_page()
 

@@ -1,21 +1,27 @@
 """Start the real app (production build, one port) for the browser tests, and stop it.
 
-The test server never disturbs a developer's `make run` in the same checkout: it builds
-its frontend in its own folder (``REFLEX_WEB_WORKDIR``, kept under ``.tools/e2e-web/`` so
-the frontend packages are installed once and later sessions only rebuild), and keeps its
-Reflex state, uploads and data in the session's tmp dir. Every start rebuilds the
-frontend, because the backend's address (with its free port) is compiled into it.
+The test server never disturbs a developer's `make run` in the same checkout: its
+frontend is built in its own folder (``REFLEX_WEB_WORKDIR``, kept under ``.tools/e2e-web/``
+so the frontend packages are installed once and later sessions only rebuild), and it keeps
+its Reflex state, uploads and data in the session's tmp dir.
+
+One frontend build serves every server of a test process (``FrontendBuild``): it is built
+once, for ``http://localhost:P``, and each server listens on port P of a loopback address
+of its own (127.0.0.2, 127.0.0.3, ...), which the browser opens; the pages then talk to
+the server that served them (``tests/helpers/prebuilt_frontend.py`` says why).
 """
 
 from __future__ import annotations
 
 import contextlib
+import ipaddress
 import os
 import secrets
 import signal
 import socket
 import subprocess
 import sys
+import threading
 import time
 import urllib.request
 from collections.abc import Iterator
@@ -27,6 +33,8 @@ from prettyscore.core import settings
 PROJECT_ROOT = Path(__file__).resolve().parents[2]
 VENV_BIN = Path(sys.executable).parent
 WEB_CACHE = PROJECT_ROOT / ".tools" / "e2e-web"
+#: The module that serves a prebuilt frontend with the app (``python -m``).
+PREBUILT_SERVER = "tests.helpers.prebuilt_frontend"
 #: How long a press goes unanswered before the test server's pages say so (product: 8 s).
 NO_ANSWER_SECONDS = 3
 
@@ -51,10 +59,11 @@ class AppServerError(RuntimeError):
 
 @dataclass
 class AppServer:
-    """A running PrettyScore: open ``base_url`` in the browser."""
+    """A running PrettyScore: open ``base_url`` (``http://host:port``) in the browser."""
 
     name: str
     base_url: str
+    host: str
     port: int
     data_dir: Path
     database_url: str
@@ -76,11 +85,117 @@ class AppServer:
     def url(self, path: str = "/") -> str:
         return self.base_url + "/" + path.lstrip("/")
 
+    @property
+    def address(self) -> tuple[str, int]:
+        """(host, port) the server listens on."""
+        return self.host, self.port
+
 
 def free_port() -> int:
     with socket.socket(socket.AF_INET, socket.SOCK_STREAM) as sock:
         sock.bind(("127.0.0.1", 0))
         return sock.getsockname()[1]
+
+
+def _can_listen(host: str, port: int) -> bool:
+    with socket.socket(socket.AF_INET, socket.SOCK_STREAM) as sock:
+        sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+        try:
+            sock.bind((host, port))
+        except OSError:
+            return False
+        return True
+
+
+#: The loopback addresses the servers take, one after the other (127.0.0.1 is left to
+#: everything else on the machine).
+_LOOPBACK = ipaddress.IPv4Network("127.0.0.0/8")
+_next_host = iter(range(2, _LOOPBACK.num_addresses - 1))
+_hosts_lock = threading.Lock()
+
+
+def free_loopback_host(port: int) -> str:
+    """A loopback address, not yet used by this process, on which ``port`` is free."""
+    with _hosts_lock:
+        for index in _next_host:
+            host = str(_LOOPBACK[index])
+            if _can_listen(host, port):
+                return host
+    raise AppServerError(f"No loopback address has port {port} free")
+
+
+def web_slot() -> str:
+    """This test process's name for its build folders: ``E2E_WEB_SLOT`` (for test runs of
+    several checkouts at once), else the pytest-xdist worker, else "main"."""
+    return os.environ.get("E2E_WEB_SLOT") or os.environ.get("PYTEST_XDIST_WORKER", "main")
+
+
+class FrontendBuild:
+    """The frontend build every server of this test process serves.
+
+    Built on first use, once, in ``web_dir`` (``.tools/e2e-web/<slot>/.web``) with
+    ``PUBLIC_URL=http://localhost:<port>``, where ``port`` is free on every address when
+    chosen; each server then listens on that port of a loopback address of its own.
+    """
+
+    def __init__(self, web_dir: Path):
+        self.web_dir = web_dir
+        self.port = 0
+        self.seconds = 0.0
+        self._lock = threading.Lock()
+
+    def ready(self, log_dir: Path) -> FrontendBuild:
+        """Build if not built yet (the log goes to ``log_dir/frontend-build.log``)."""
+        with self._lock:
+            if self.port:
+                return self
+            port = _free_port_everywhere()
+            log_path = log_dir / "frontend-build.log"
+            env = {k: v for k, v in os.environ.items() if k not in APP_SETTINGS}
+            env.update(js_environment())
+            env.update(
+                {
+                    "PUBLIC_URL": f"http://localhost:{port}",
+                    "DATA_DIR": str(log_dir / "build-data"),
+                    "SECRET_KEY": secrets.token_urlsafe(32),
+                    "REFLEX_WEB_WORKDIR": str(self.web_dir),
+                    "REFLEX_TELEMETRY_ENABLED": "false",
+                    "REFLEX_CHECK_LATEST_VERSION": "false",
+                    "PYTHONDONTWRITEBYTECODE": "1",
+                }
+            )
+            self.web_dir.parent.mkdir(parents=True, exist_ok=True)
+            started = time.monotonic()
+            command = [str(VENV_BIN / "reflex"), "export", "--frontend-only", "--no-zip"]
+            with log_path.open("a") as log:
+                try:
+                    _run_logged(command, env, log, "The frontend build", timeout=900)
+                except (AppServerError, subprocess.TimeoutExpired) as error:
+                    log.flush()
+                    tail = "\n".join(log_path.read_text(errors="replace").splitlines()[-50:])
+                    raise AppServerError(
+                        f"{error}. Log: {log_path}\n--- last 50 lines ---\n{tail}"
+                    ) from None
+            self.seconds = time.monotonic() - started
+            self.port = port
+            print(f"\n[frontend] built once for this run in {self.seconds:.0f} s ({log_path})")
+            return self
+
+
+def _free_port_everywhere() -> int:
+    """A port nothing listens on, on any address (bound on 0.0.0.0 to find it)."""
+    with socket.socket(socket.AF_INET, socket.SOCK_STREAM) as sock:
+        sock.bind(("0.0.0.0", 0))
+        return sock.getsockname()[1]
+
+
+_builds: dict[Path, FrontendBuild] = {}
+
+
+def frontend_build(web_dir: Path | None = None) -> FrontendBuild:
+    """The (not yet built) shared build in ``web_dir``, by default this slot's folder."""
+    web_dir = web_dir or WEB_CACHE / web_slot() / ".web"
+    return _builds.setdefault(web_dir, FrontendBuild(web_dir))
 
 
 def js_environment() -> dict[str, str]:
@@ -117,6 +232,7 @@ def _answers(url: str, *, html: bool = False) -> bool:
 
 def server_environment(
     *,
+    host: str,
     port: int,
     data_dir: Path,
     run_dir: Path,
@@ -129,7 +245,7 @@ def server_environment(
     env.update(
         {
             "PORT": str(port),
-            "PUBLIC_URL": f"http://localhost:{port}",
+            "PUBLIC_URL": f"http://{host}:{port}",
             "DATA_DIR": str(data_dir),
             "DATABASE_URL": database_url,
             "SECRET_KEY": secrets.token_urlsafe(32),
@@ -163,7 +279,9 @@ def server_environment(
     return env
 
 
-def _run_logged(command: list[str], env: dict[str, str], log, what: str) -> None:
+def _run_logged(
+    command: list[str], env: dict[str, str], log, what: str, *, timeout: float = 300
+) -> None:
     log.write(f"$ {' '.join(command)}\n")
     log.flush()
     result = subprocess.run(
@@ -174,7 +292,7 @@ def _run_logged(command: list[str], env: dict[str, str], log, what: str) -> None
         stderr=subprocess.STDOUT,
         stdin=subprocess.DEVNULL,
         check=False,
-        timeout=300,
+        timeout=timeout,
     )
     if result.returncode != 0:
         raise AppServerError(f"{what} failed (exit {result.returncode})")
@@ -227,42 +345,45 @@ def running_app(
     timeout: float | None = None,
     extra_env: dict[str, str] | None = None,
     job_worker: bool = True,
-    port: int | None = None,
+    host: str | None = None,
 ) -> Iterator[AppServer]:
-    """Migrate a database, start `reflex run --env prod --single-port`, yield, stop.
+    """Migrate a database, start the app on this process's frontend build, yield, stop.
 
-    ``database_url`` None means a SQLite file in the data dir. With Redis, a job worker
-    runs beside the app (as `make run` starts one) unless ``job_worker`` is False.
-    ``extra_env`` overrides settings for this server (e.g. ``ANALYSIS_WAIT_SECONDS=0`` for
-    the load benchmark, which measures the work and not the documents' minimum wait).
-    ``port`` (default a free one) lets a second server take a stopped one's place, as a
-    restart does. Raises AppServerError, with the last 50 log lines, when the app is not
-    serving /ping and / within ``timeout`` seconds (default ``E2E_START_TIMEOUT`` or 300).
+    The server is the production backend with the prebuilt frontend mounted, what `reflex
+    run --env prod --single-port` serves, without its build (``FrontendBuild``; the first
+    server of a process builds it). ``database_url`` None means a SQLite file in the data
+    dir. With Redis, a job worker runs beside the app (as `make run` starts one) unless
+    ``job_worker`` is False. ``extra_env`` overrides settings for this server (e.g.
+    ``ANALYSIS_WAIT_SECONDS=0`` for the load benchmark, which measures the work and not
+    the documents' minimum wait). ``web_dir`` (default this slot's) is the build folder;
+    ``host`` (default a free loopback address) lets a second server take a stopped one's
+    place, as a restart does. Raises AppServerError, with the last 50 log lines, when the
+    frontend cannot be built or the app is not serving /ping and / within ``timeout``
+    seconds (default ``E2E_START_TIMEOUT`` or 300).
     """
     timeout = timeout or float(os.environ.get("E2E_START_TIMEOUT", "300"))
     run_dir.mkdir(parents=True, exist_ok=True)
     data_dir = run_dir / "data"
     data_dir.mkdir(exist_ok=True)
     database_url = database_url or f"sqlite:///{data_dir / 'prettyscore.db'}"
-    # One build folder per pytest-xdist worker (or per E2E_WEB_SLOT, for test runs of
-    # several checkouts at once), shared by the servers of that worker: a session-scoped
-    # parametrized fixture is torn down before its next param starts.
-    worker = os.environ.get("E2E_WEB_SLOT") or os.environ.get("PYTEST_XDIST_WORKER", "main")
-    web_dir = web_dir or WEB_CACHE / worker / ".web"
-    web_dir.parent.mkdir(parents=True, exist_ok=True)
-    port = port or free_port()
+    build = frontend_build(web_dir).ready(run_dir)
+    port = build.port
+    host = host or free_loopback_host(port)
     env = server_environment(
+        host=host,
         port=port,
         data_dir=data_dir,
         run_dir=run_dir,
-        web_dir=web_dir,
+        web_dir=build.web_dir,
         database_url=database_url,
         redis_url=redis_url,
     )
     env.update(extra_env or {})
+    base_url = f"http://{host}:{port}"
     server = AppServer(
         name=name,
-        base_url=f"http://localhost:{port}",
+        base_url=base_url,
+        host=host,
         port=port,
         data_dir=data_dir,
         database_url=database_url,
@@ -276,20 +397,11 @@ def running_app(
             _run_logged([str(VENV_BIN / "alembic"), "upgrade", "head"], env, log, "Migration")
             if job_worker and redis_url and env.get("JOB_QUEUE", "redis") == "redis":
                 server.worker = start_job_worker(env, log)
-            log.write(f"$ reflex run --env prod --single-port --backend-port {port}\n")
+            command = [sys.executable, "-m", PREBUILT_SERVER, "serve", host, str(port)]
+            log.write(f"$ {' '.join(command)}\n")
             log.flush()
             server.process = subprocess.Popen(
-                [
-                    str(VENV_BIN / "reflex"),
-                    "run",
-                    "--env",
-                    "prod",
-                    "--single-port",
-                    "--backend-port",
-                    str(port),
-                    "--backend-host",
-                    "127.0.0.1",
-                ],
+                command,
                 cwd=PROJECT_ROOT,
                 env=env,
                 stdout=log,
@@ -297,12 +409,11 @@ def running_app(
                 stdin=subprocess.DEVNULL,
                 start_new_session=True,
             )
-            probe = f"http://127.0.0.1:{port}"
             deadline = started + timeout
             while True:
                 if server.process.poll() is not None:
                     raise AppServerError(f"The app exited with {server.process.returncode}")
-                if _answers(probe + "/ping") and _answers(probe + "/", html=True):
+                if _answers(base_url + "/ping") and _answers(base_url + "/", html=True):
                     break
                 if time.monotonic() > deadline:
                     raise AppServerError(f"The app did not answer within {timeout:.0f} s")
@@ -342,8 +453,9 @@ def _children(pid: int) -> list[int]:
 
 
 def granian_workers(server: AppServer) -> list[int]:
-    """The pids of the app's Granian workers: the children of ``reflex run`` (Granian's
-    main process in production), leaving out multiprocessing's resource tracker."""
+    """The pids of the app's Granian workers: the children of the server process
+    (Granian's main process, as ``reflex run`` is in production), leaving out
+    multiprocessing's resource tracker."""
     workers = []
     for pid in _children(server.process.pid):
         try:

@@ -108,6 +108,7 @@ def running_backend(
     server = AppServer(
         name=name,
         base_url=f"http://127.0.0.1:{port}",
+        host="127.0.0.1",
         port=port,
         data_dir=run_dir / "data",
         database_url=database_url,

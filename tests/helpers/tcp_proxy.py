@@ -1,7 +1,8 @@
 """One address in front of several app processes, as a load balancer puts it, but switched
 by the test instead of by chance.
 
-A plain TCP forwarder on 127.0.0.1 running its own event loop in a thread. Each new
+A plain TCP forwarder on a loopback address running its own event loop in a thread. A
+backend is a port on 127.0.0.1, or a (host, port) pair. Each new
 connection goes to the backend that is the target at that moment and keeps it for its
 whole life (a websocket stays on the process it was opened to, as behind a real
 balancer); ``switch_to`` changes where new connections go, and ``close_connections``
@@ -20,12 +21,15 @@ from dataclasses import dataclass, field
 
 CHUNK = 64 * 1024
 
+#: A backend: a port on 127.0.0.1, or (host, port).
+Backend = int | tuple[str, int]
+
 
 @dataclass
 class Connection:
-    """One browser connection: the backend port it went to and what it asked first."""
+    """One browser connection: the backend it went to and what it asked first."""
 
-    backend: int
+    backend: Backend
     first_line: str = ""
     open: bool = True
     _transports: list[asyncio.Transport] = field(default_factory=list, repr=False)
@@ -37,11 +41,13 @@ class Connection:
 
 
 class TcpProxy:
-    """Forwards 127.0.0.1:``port`` to 127.0.0.1:``target``; see the module docstring."""
+    """Forwards ``host``:``port`` (default 127.0.0.1 and a free port) to ``target``; see
+    the module docstring."""
 
-    def __init__(self, target: int | None = None):
+    def __init__(self, target: Backend | None = None, *, host: str = "127.0.0.1", port: int = 0):
         self.target = target
-        self.port = 0
+        self.host = host
+        self.port = port
         self.connections: list[Connection] = []
         self._loop = asyncio.new_event_loop()
         self._thread = threading.Thread(target=self._loop.run_forever, daemon=True)
@@ -49,12 +55,13 @@ class TcpProxy:
 
     @property
     def url(self) -> str:
-        return f"http://localhost:{self.port}"
+        name = "localhost" if self.host == "127.0.0.1" else self.host
+        return f"http://{name}:{self.port}"
 
     # -- life -----------------------------------------------------------------------
     def start(self) -> TcpProxy:
         self._thread.start()
-        self._server = self._call(asyncio.start_server(self._handle, "127.0.0.1", 0))
+        self._server = self._call(asyncio.start_server(self._handle, self.host, self.port))
         self.port = self._server.sockets[0].getsockname()[1]
         return self
 
@@ -67,11 +74,11 @@ class TcpProxy:
         self._thread.join(timeout=5)
 
     # -- control (from the test's thread) ------------------------------------------------
-    def switch_to(self, target: int) -> None:
+    def switch_to(self, target: Backend) -> None:
         """New connections go to ``target`` from now on; open ones stay where they are."""
         self.target = target
 
-    def close_connections(self, backend: int) -> int:
+    def close_connections(self, backend: Backend) -> int:
         """Cut every open connection to ``backend`` (both sides); returns how many."""
 
         async def close() -> int:
@@ -83,7 +90,7 @@ class TcpProxy:
 
         return self._call(close())
 
-    def opened(self, backend: int, *, event_sockets_only: bool = False) -> list[Connection]:
+    def opened(self, backend: Backend, *, event_sockets_only: bool = False) -> list[Connection]:
         """The connections made to ``backend`` so far (open or closed)."""
         return [
             item
@@ -102,9 +109,12 @@ class TcpProxy:
         record = Connection(backend=self.target)
         self.connections.append(record)
         try:
-            upstream_reader, upstream_writer = await asyncio.open_connection(
-                "127.0.0.1", record.backend
+            host, port = (
+                record.backend
+                if isinstance(record.backend, tuple)
+                else ("127.0.0.1", record.backend)
             )
+            upstream_reader, upstream_writer = await asyncio.open_connection(host, port)
         except OSError:
             record.open = False
             writer.transport.abort()
@@ -136,9 +146,11 @@ class TcpProxy:
 
 
 @contextlib.contextmanager
-def running_proxy(target: int | None = None) -> Iterator[TcpProxy]:
-    """A started proxy, stopped (every connection cut) at the end."""
-    proxy = TcpProxy(target).start()
+def running_proxy(
+    target: Backend | None = None, *, host: str = "127.0.0.1", port: int = 0
+) -> Iterator[TcpProxy]:
+    """A started proxy on ``host``:``port``, stopped (every connection cut) at the end."""
+    proxy = TcpProxy(target, host=host, port=port).start()
     try:
         yield proxy
     finally:

@@ -50,7 +50,6 @@ from tests.e2e import flows
 from tests.fixtures.browser import CHROMIUM, CHROMIUM_ARGS, DEFAULT_VIEWPORT
 from tests.helpers import private_services
 from tests.helpers.app_server import (
-    WEB_CACHE,
     AppServer,
     AppServerError,
     granian_workers,
@@ -106,7 +105,6 @@ def stack(request, tmp_path_factory):
                 run_dir,
                 database_url=database_url,
                 redis_url=redis.url,
-                web_dir=_own_web_dir(),
                 extra_env={"GRANIAN_WORKERS": "2"},
             ) as server:
                 print(
@@ -116,13 +114,6 @@ def stack(request, tmp_path_factory):
                 yield Stack(server, redis)
         except AppServerError as error:
             pytest.fail(str(error), pytrace=False)
-
-
-def _own_web_dir() -> Path:
-    """A frontend build folder of this benchmark's own (as the restart test has): a
-    session server of another benchmark may still be serving from the shared one."""
-    slot = os.environ.get("E2E_WEB_SLOT") or os.environ.get("PYTEST_XDIST_WORKER", "main")
-    return WEB_CACHE / f"{slot}-soak" / ".web"
 
 
 # --- the app's worker processes ------------------------------------------------------------

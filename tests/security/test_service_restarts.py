@@ -30,13 +30,11 @@ import concurrent.futures
 import contextlib
 import dataclasses
 import json
-import os
 import re
 import threading
 import time
 import urllib.request
 import uuid
-from pathlib import Path
 
 import pytest
 import reflex.constants
@@ -47,7 +45,7 @@ from prettyscore.core import messages
 from tests.e2e import flows
 from tests.fixtures.browser import DEFAULT_TIMEOUT_MS, DEFAULT_VIEWPORT
 from tests.helpers import private_services
-from tests.helpers.app_server import WEB_CACHE, AppServer, AppServerError, running_app
+from tests.helpers.app_server import AppServer, AppServerError, running_app
 from tests.perf import load_driver as driver
 
 pytestmark = pytest.mark.e2e
@@ -95,21 +93,12 @@ def stack(services, tmp_path_factory):
             run_dir,
             database_url=database_url,
             redis_url=redis.url,
-            web_dir=_own_web_dir(),
         ) as server:
             print(f"\n[restarts] app serving at {server.base_url} after "
                   f"{server.startup_seconds:.0f} s (log: {server.log_path})")  # fmt: skip
             yield server
     except AppServerError as error:
         pytest.fail(str(error), pytrace=False)
-
-
-def _own_web_dir() -> Path:
-    """A frontend build folder of this file's own: the browser tests' session servers
-    build theirs with their own port compiled in, and one may still be serving when this
-    file runs (``make test`` runs them in one session)."""
-    slot = os.environ.get("E2E_WEB_SLOT") or os.environ.get("PYTEST_XDIST_WORKER", "main")
-    return WEB_CACHE / f"{slot}-service-restarts" / ".web"
 
 
 def _members(server: AppServer, count: int) -> list[tuple[str, str]]:
