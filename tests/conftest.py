@@ -224,3 +224,38 @@ def pytest_collection_modifyitems(config, items):
             continue
         if any(str(value).startswith("postgres") for value in callspec.params.values()):
             item.add_marker(pytest.mark.postgres)
+
+
+class _XdistGroupsOnPytest92:
+    """Keeps ``--dist loadgroup``'s groups on one worker with pytest 9.2.
+
+    pytest-xdist 3.8 names a test's ``xdist_group`` by appending ``@group`` to its node
+    id, through a field pytest 9.2 no longer reads (pytest-xdist#1386): every group was
+    spread over the workers as if unmarked, so each worker paid for its slow set-up (the
+    score's fit on the rated faces). This appends it where pytest 9.2 keeps the node id,
+    after pytest-xdist's own hook, on the workers only; with an xdist that does it
+    itself, it does nothing.
+    """
+
+    @pytest.hookimpl(trylast=True)
+    def pytest_collection_modifyitems(self, config, items):
+        if not getattr(config.option, "loadgroup", False):
+            return
+        try:
+            from _pytest.nodeid import NodeId
+        except ImportError:  # a pytest before 9.2: pytest-xdist's own suffix is read
+            return
+        for item in items:
+            names = {
+                str(mark.args[0] if mark.args else mark.kwargs.get("name", "default"))
+                for mark in item.iter_markers("xdist_group")
+            }
+            nodeid = item.nodeid
+            if not names or nodeid.rfind("@") > nodeid.rfind("]"):
+                continue
+            if isinstance(getattr(item, "_id", None), NodeId):
+                item._id = NodeId.parse(f"{nodeid}@{'_'.join(sorted(names))}")
+
+
+def pytest_configure(config):
+    config.pluginmanager.register(_XdistGroupsOnPytest92(), "xdist-groups-on-pytest-9.2")
