@@ -37,31 +37,32 @@ WEBHOOK = stripe_events.WEBHOOK_PATH
 
 
 @pytest.fixture(scope="module", params=SERVERS)
-def app_server(request, tmp_path_factory) -> Iterator[AppServer]:
+def server(request, tmp_path_factory) -> Iterator[AppServer]:
     """The backend with the browser tests' server settings: the webhook's signing
-    secret, a job queue of its own, no rate limits."""
+    secret, a job queue of its own, no rate limits, and on Redis two web processes, so
+    that the same event delivered at once may land on either."""
     run_dir = tmp_path_factory.mktemp(f"webhooks-{request.param}")
     settings = {
         "STRIPE_WEBHOOK_SECRET": STRIPE_WEBHOOK_SECRET,
         "JOB_NAMESPACE": f"prettyscore-webhooks-{secrets.token_hex(8)}",
         **dict.fromkeys(RATE_LIMITS, UNLIMITED_RATE),
     }
-    with (
-        backing_services(request, request.param) as (database_url, redis),
-        running_backend(
+    with backing_services(request, request.param) as (database_url, redis):
+        if redis:
+            settings["GRANIAN_WORKERS"] = "2"
+        with running_backend(
             request.param,
             run_dir,
             database_url=database_url,
             redis_url=redis,
             extra_env=settings,
-        ) as server,
-    ):
-        yield server
+        ) as server:
+            yield server
 
 
 @pytest.fixture
-def app_db(app_server):
-    engine = make_engine(app_server.database_url)
+def app_db(server):
+    engine = make_engine(server.database_url)
     yield engine
     engine.dispose()
 
@@ -98,8 +99,8 @@ def _open_checkout(app_db, user_id, kind="subscription", amount=999) -> str:
     return session_id
 
 
-def post(app_server, event, *, secret=STRIPE_WEBHOOK_SECRET, timestamp=None) -> httpx.Response:
-    return stripe_events.deliver(app_server.base_url, event, secret, timestamp=timestamp)
+def post(server, event, *, secret=STRIPE_WEBHOOK_SECRET, timestamp=None) -> httpx.Response:
+    return stripe_events.deliver(server.base_url, event, secret, timestamp=timestamp)
 
 
 def _subscription_rows(app_db, user_id):
@@ -112,21 +113,21 @@ def _events_named(app_db, event_id):
         return db.exec(select(PaymentEvent).where(PaymentEvent.event_id == event_id)).all()
 
 
-def test_a_subscription_activates_and_deletion_ends_it(app_server, app_db, member):
+def test_a_subscription_activates_and_deletion_ends_it(server, app_db, member):
     now = int(time.time())
     sub = f"sub_{uuid.uuid4().hex[:10]}"
     created = stripe_events.subscription_event("created", sub, member, created=now - 10)
-    assert post(app_server, created).status_code == 200
+    assert post(server, created).status_code == 200
     assert _read(app_db, service.is_subscriber, member)
 
     deleted = stripe_events.subscription_event(
         "deleted", sub, member, created=now, status="canceled"
     )
-    assert post(app_server, deleted).status_code == 200
+    assert post(server, deleted).status_code == 200
     assert not _read(app_db, service.is_subscriber, member)
 
 
-def test_the_same_event_ten_times_fulfils_once(app_server, app_db, member):
+def test_the_same_event_ten_times_fulfils_once(server, app_db, member):
     session_id = _open_checkout(app_db, member)
     completed = stripe_events.checkout_completed(
         session_id, member, subscription=f"sub_{uuid.uuid4().hex[:10]}"
@@ -134,7 +135,7 @@ def test_the_same_event_ten_times_fulfils_once(app_server, app_db, member):
     body, headers = stripe_events.signed(completed, STRIPE_WEBHOOK_SECRET)
 
     def deliver(_):
-        return httpx.post(app_server.url(WEBHOOK), content=body, headers=headers, timeout=60)
+        return httpx.post(server.url(WEBHOOK), content=body, headers=headers, timeout=60)
 
     with ThreadPoolExecutor(max_workers=5) as pool:  # five at once, then five more
         answers = list(pool.map(deliver, range(10)))
@@ -152,22 +153,22 @@ def test_the_same_event_ten_times_fulfils_once(app_server, app_db, member):
         pytest.param({"timestamp": int(time.time()) - 3600}, id="stale-timestamp"),
     ],
 )
-def test_forged_or_stale_events_get_400_and_change_nothing(app_server, app_db, member, signing):
+def test_forged_or_stale_events_get_400_and_change_nothing(server, app_db, member, signing):
     session_id = _open_checkout(app_db, member)
     completed = stripe_events.checkout_completed(session_id, member, subscription="sub_forged")
-    answer = post(app_server, completed, **signing)
+    answer = post(server, completed, **signing)
     assert answer.status_code == 400
     assert _events_named(app_db, completed["id"]) == []
     assert _subscription_rows(app_db, member) == []
     assert not _read(app_db, service.is_subscriber, member)
 
 
-def test_an_unsigned_event_gets_400(app_server):
-    answer = httpx.post(app_server.url(WEBHOOK), json={"id": "evt_1"}, timeout=30)
+def test_an_unsigned_event_gets_400(server):
+    answer = httpx.post(server.url(WEBHOOK), json={"id": "evt_1"}, timeout=30)
     assert answer.status_code == 400
 
 
-def test_an_older_update_after_a_newer_one_is_ignored(app_server, app_db, member):
+def test_an_older_update_after_a_newer_one_is_ignored(server, app_db, member):
     now = int(time.time())
     sub = f"sub_{uuid.uuid4().hex[:10]}"
     newer = stripe_events.subscription_event(
@@ -176,33 +177,33 @@ def test_an_older_update_after_a_newer_one_is_ignored(app_server, app_db, member
     older = stripe_events.subscription_event(
         "updated", sub, member, created=now - 300, status="unpaid", cancel_at_period_end=True
     )
-    assert post(app_server, newer).status_code == 200
-    assert post(app_server, older).status_code == 200
+    assert post(server, newer).status_code == 200
+    assert post(server, older).status_code == 200
     (row,) = _subscription_rows(app_db, member)
     assert (row.status, row.cancel_at_period_end) == ("active", False)
     assert int(row.expires_at.timestamp()) == now + 40 * 86400
 
 
-def test_an_update_after_deletion_leaves_it_ended(app_server, app_db, member):
+def test_an_update_after_deletion_leaves_it_ended(server, app_db, member):
     now = int(time.time())
     sub = f"sub_{uuid.uuid4().hex[:10]}"
     deleted = stripe_events.subscription_event(
         "deleted", sub, member, created=now, status="canceled"
     )
     older_update = stripe_events.subscription_event("updated", sub, member, created=now - 60)
-    assert post(app_server, deleted).status_code == 200
-    assert post(app_server, older_update).status_code == 200
+    assert post(server, deleted).status_code == 200
+    assert post(server, older_update).status_code == 200
     (row,) = _subscription_rows(app_db, member)
     assert row.status == "canceled"
     assert not _read(app_db, service.is_subscriber, member)
 
 
-def test_a_refund_marks_the_payment_refunded(app_server, app_db, member):
+def test_a_refund_marks_the_payment_refunded(server, app_db, member):
     session_id = _open_checkout(app_db, member, kind="personality_analysis", amount=499)
     intent = f"pi_{uuid.uuid4().hex[:10]}"
     paid = stripe_events.checkout_completed(session_id, member, payment_intent=intent)
-    assert post(app_server, paid).status_code == 200
-    assert post(app_server, stripe_events.charge_refunded(intent, 499)).status_code == 200
+    assert post(server, paid).status_code == 200
+    assert post(server, stripe_events.charge_refunded(intent, 499)).status_code == 200
     with Session(app_db) as db:
         payment = db.exec(
             select(CheckoutSession).where(CheckoutSession.provider_session_id == session_id)
