@@ -49,6 +49,10 @@ UNLIMITED_RATE = "1000000 per minute"
 #: STRIPE_SECRET_KEY is set: the app uses its built-in test checkout.
 STRIPE_WEBHOOK_SECRET = "whsec_e2e_test_0123456789abcdef"
 
+#: The settings compiled into the pages (besides PUBLIC_URL, whose host the pages replace
+#: with their own): every server of a run has the build's.
+COMPILED_SETTINGS = ("NO_ANSWER_SECONDS",)
+
 #: What scripts/js-env may set: the JavaScript runtime Reflex builds the frontend with.
 JS_ENV_VARS = ("PATH", "REFLEX_USE_NPM", "REFLEX_USE_SYSTEM_BUN", "NPM_CONFIG_REGISTRY")
 
@@ -133,9 +137,11 @@ def web_slot() -> str:
 class FrontendBuild:
     """The frontend build every server of this test process serves.
 
-    Built on first use, once, in ``web_dir`` (``.tools/e2e-web/<slot>/.web``) with
-    ``PUBLIC_URL=http://localhost:<port>``, where ``port`` is free on every address when
-    chosen; each server then listens on that port of a loopback address of its own.
+    Built on first use, once, in ``web_dir`` (``.tools/e2e-web/<slot>/.web``) with the
+    test servers' settings (``server_environment``) and ``PUBLIC_URL=http://localhost:P``,
+    where the port P is free on every address when chosen; each server then listens on
+    port P of a loopback address of its own. The settings compiled into the pages
+    (``COMPILED_SETTINGS``) are the build's: a server cannot set them otherwise.
     """
 
     def __init__(self, web_dir: Path):
@@ -151,18 +157,16 @@ class FrontendBuild:
                 return self
             port = _free_port_everywhere()
             log_path = log_dir / "frontend-build.log"
-            env = {k: v for k, v in os.environ.items() if k not in APP_SETTINGS}
-            env.update(js_environment())
-            env.update(
-                {
-                    "PUBLIC_URL": f"http://localhost:{port}",
-                    "DATA_DIR": str(log_dir / "build-data"),
-                    "SECRET_KEY": secrets.token_urlsafe(32),
-                    "REFLEX_WEB_WORKDIR": str(self.web_dir),
-                    "REFLEX_TELEMETRY_ENABLED": "false",
-                    "REFLEX_CHECK_LATEST_VERSION": "false",
-                    "PYTHONDONTWRITEBYTECODE": "1",
-                }
+            build_dir = log_dir / "frontend-build"
+            (build_dir / "data").mkdir(parents=True, exist_ok=True)
+            env = server_environment(
+                host="localhost",
+                port=port,
+                data_dir=build_dir / "data",
+                run_dir=build_dir,
+                web_dir=self.web_dir,
+                database_url=f"sqlite:///{build_dir / 'data' / 'prettyscore.db'}",
+                redis_url=None,
             )
             self.web_dir.parent.mkdir(parents=True, exist_ok=True)
             started = time.monotonic()
@@ -378,7 +382,12 @@ def running_app(
         database_url=database_url,
         redis_url=redis_url,
     )
-    env.update(extra_env or {})
+    extra_env = extra_env or {}
+    if changed := [
+        name for name in COMPILED_SETTINGS if extra_env.get(name, env[name]) != env[name]
+    ]:
+        raise AppServerError(f"{name}: {', '.join(changed)} is the frontend build's")
+    env.update(extra_env)
     base_url = f"http://{host}:{port}"
     server = AppServer(
         name=name,
