@@ -207,6 +207,7 @@ def test_a_premium_member_scores_hands_from_the_camera_and_finds_them_in_my_phot
     assert uses(app_server, address, gates.HANDS_SCORING) == 2
 
 
+@pytest.mark.postgres_redis
 def test_a_hands_score_on_screen_survives_its_tab_losing_its_state(page, app_server, photos):
     """Redis loses the tab's state while the member looks at their hands score: Save
     still saves that score once, and a reload still shows it, saved."""

@@ -69,6 +69,7 @@ def redis_announcements(app_server) -> Iterator[Callable[[], list[str]]]:
         client.close()
 
 
+@pytest.mark.postgres_redis  # two workers, the message announced through Redis
 def test_two_members_chat_live_and_messages_show_as_text(new_context, app_server):
     base = app_server.base_url
     alice, bob = new_context().new_page(), new_context().new_page()
@@ -124,6 +125,7 @@ def test_two_members_chat_live_and_messages_show_as_text(new_context, app_server
     expect(bob.get_by_test_id("conversation")).to_contain_text(alice_address.split("@")[0])
 
 
+@pytest.mark.postgres_redis
 def test_a_message_sent_after_redis_lost_the_tab_state_reaches_the_open_chat(
     new_context, app_server
 ):

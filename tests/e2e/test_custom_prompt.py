@@ -16,7 +16,7 @@ from prettyscore.core import constants, messages
 from tests.e2e.flows import astronaut_jpeg, open_page, score_photo
 from tests.e2e.test_editor import upload_on_editor
 
-pytestmark = [pytest.mark.e2e, pytest.mark.one_server]
+pytestmark = pytest.mark.e2e
 
 #: A fast typist's pause between keys (the reports had 60 to 250 ms).
 KEY_DELAY_MS = 60

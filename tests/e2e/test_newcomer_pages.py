@@ -36,7 +36,7 @@ from tests.e2e.flows import (
 from tests.e2e.test_contact_sent import HELLO, listed_contestant
 from tests.e2e.test_phone_layout import measure
 
-pytestmark = [pytest.mark.e2e, pytest.mark.one_server]
+pytestmark = pytest.mark.e2e
 
 PHONE = (390, 844)
 

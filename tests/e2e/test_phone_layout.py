@@ -31,7 +31,7 @@ from tests.e2e.flows import (
 from tests.e2e.test_admin_partners import pending_partner
 
 # Layout is the browser's business: measured on the default server only.
-pytestmark = [pytest.mark.e2e, pytest.mark.one_server]
+pytestmark = pytest.mark.e2e
 
 #: Small phone, common phone, tablet (the sidebar's first width) and a laptop.
 WIDTHS = (360, 390, 768, 1280)

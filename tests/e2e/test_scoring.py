@@ -150,6 +150,7 @@ def test_a_visitor_signs_in_to_save_and_comes_back_to_the_same_result(page, app_
     )
 
 
+@pytest.mark.postgres_redis
 def test_a_score_on_screen_survives_its_tab_losing_its_state(page, app_server, photos):
     """Redis loses the tab's state while the member looks at their score (a restart with
     every key gone, an expiry): Save still saves that score, and a reload still shows

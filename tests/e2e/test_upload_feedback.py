@@ -259,7 +259,6 @@ def test_an_upload_the_network_drops_on_the_pet_page_clears_processing(page, app
 
 
 # -- one bad file, one notice -----------------------------------------------------------
-@pytest.mark.one_server
 @pytest.mark.parametrize(
     ("path", "test_id"), [("/", "home-upload-zone"), ("/upload", "upload-zone")]
 )
@@ -272,7 +271,6 @@ def test_a_bad_file_gets_one_notice_on_home_and_upload(page, app_server, files, 
     exactly_one_notice(page, messages.PLEASE_UPLOAD_IMAGE_FILE)
 
 
-@pytest.mark.one_server
 @pytest.mark.parametrize("kind", ["feet", "hands"])
 def test_a_bad_file_gets_one_notice_on_feet_and_hands(page, app_server, files, kind):
     base = app_server.base_url
@@ -286,7 +284,6 @@ def test_a_bad_file_gets_one_notice_on_feet_and_hands(page, app_server, files, k
     exactly_one_notice(page, messages.PLEASE_UPLOAD_IMAGE_FILE)
 
 
-@pytest.mark.one_server
 def test_a_bad_file_gets_one_notice_on_the_video_page(page, app_server, files):
     base = app_server.base_url
     new_member(page, base, "video-notice")
@@ -300,7 +297,6 @@ def test_a_bad_file_gets_one_notice_on_the_video_page(page, app_server, files):
 
 
 # -- a file that claims to be an image but cannot be read -------------------------------
-@pytest.mark.one_server
 @pytest.mark.parametrize("name", ["renamed", "truncated", "empty"])
 def test_an_unreadable_image_says_failed_to_read_on_upload(page, app_server, files, name):
     open_page(page, f"{app_server.base_url}/upload")
@@ -309,7 +305,6 @@ def test_an_unreadable_image_says_failed_to_read_on_upload(page, app_server, fil
     expect(page.get_by_role("img", name="Your chosen photo")).to_have_count(0)
 
 
-@pytest.mark.one_server
 def test_a_truncated_jpeg_says_failed_to_read_on_home(page, app_server, files):
     open_page(page, f"{app_server.base_url}/")
     file_input(page, "home-upload-zone").set_input_files(str(files["truncated"]))
@@ -318,7 +313,6 @@ def test_a_truncated_jpeg_says_failed_to_read_on_home(page, app_server, files):
 
 
 # -- one list of formats ----------------------------------------------------------------
-@pytest.mark.one_server
 def test_home_and_upload_name_the_same_formats(page, app_server):
     base = app_server.base_url
     open_page(page, f"{base}/")

@@ -22,7 +22,8 @@ from prettyscore.core import messages
 from tests.e2e.flows import astronaut_jpeg, choose_on_upload_page, open_page, see_the_score
 from tests.helpers.app_server import granian_workers
 
-pytestmark = pytest.mark.e2e
+# In production a crash leaves the other workers and the tabs' state in Redis.
+pytestmark = [pytest.mark.e2e, pytest.mark.postgres_redis]
 
 REPLACED_WITHIN_SECONDS = 60
 
