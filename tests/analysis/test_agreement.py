@@ -128,8 +128,10 @@ def test_the_fit_re_runs_to_the_committed_parameters():
     fitted = script.parameters(rated(), list(reference()))
     refitted = face_score.parameters_from(fitted)
     # Six significant digits are stored; the last one may differ between processors
-    # (their vector instructions round the image analysis' sums differently).
-    assert flat(refitted) == pytest.approx(flat(face_score.parameters()), rel=2e-5)
+    # (their vector instructions round the image analysis' sums differently), and so
+    # may a weight near zero, by less than a millionth, with the number of threads the
+    # linear algebra sums over.
+    assert flat(refitted) == pytest.approx(flat(face_score.parameters()), rel=2e-5, abs=1e-6)
     assert set(refitted.terms) == set(face_score.parameters().terms)
     same = script.same_person_figures(fitted, list(reference()), same_person())
     text = script.report(rated(), fitted, validated(), script.nested_selection(rated()), same)
