@@ -139,9 +139,11 @@ worker: setup migrate
 # always run; the run fails if either does. Each prints its 20 slowest tests, so a run
 # that grows longer says where. Tests that share one slow set-up (the score's fit on the
 # rated faces) name one xdist group, so one worker pays for it. With PYTEST_ARGS, one
-# plain pytest run with those arguments.
+# plain pytest run with those arguments. Linear algebra runs on one thread per process:
+# the processes already fill the cores (the fit's small products, spread over both
+# cores by each of two workers at once, took three times as long).
 test: setup-dev chromium
-	@$(JS_ENV); export CHROMIUM="$(CHROMIUM)"; \
+	@$(JS_ENV); export CHROMIUM="$(CHROMIUM)" OPENBLAS_NUM_THREADS=1; \
 	if [ -n "$(PYTEST_ARGS)" ]; then exec $(BIN)/python -m pytest $(PYTEST_ARGS); fi; \
 	without_browser=0; in_browser=0; \
 	$(BIN)/python -m pytest -m "not e2e" --ignore=tests/perf -n auto --dist loadgroup \
