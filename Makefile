@@ -134,7 +134,7 @@ worker: setup migrate
 
 # The tests without a browser run on every core (pytest-xdist: each worker has its own
 # databases, ports and folders); the browser tests and benchmarks then run one at a time,
-# since two app builds and two Chromiums at once starve a 2-core machine (the browser
+# since two apps and two Chromiums at once starve a 2-core machine (the browser
 # tests outside tests/e2e are named there: the Redis and PostgreSQL restarts). Both steps
 # always run; the run fails if either does. Each prints its 20 slowest tests, so a run
 # that grows longer says where. Tests that share one slow set-up (the score's fit on the
