@@ -40,7 +40,6 @@ from prettyscore.ui.kept_assets import serve_kept_assets
 from prettyscore.verification import pages as verification_pages
 from prettyscore.video import pages as video_pages
 from prettyscore.web.browser_key import give_browser_key
-from prettyscore.web.upload_owner import note_upload_keys
 from prettyscore.web.client_address import believe_trusted_proxies
 from prettyscore.web.event_arguments import (
     guard_event_arguments,
@@ -53,6 +52,7 @@ from prettyscore.web.security_headers import security_headers
 from prettyscore.web.socket_owners import keep_tabs_across_worker_crashes
 from prettyscore.web.state_locks import release_cancelled_locks
 from prettyscore.web.upload_limits import limit_request_body
+from prettyscore.web.upload_owner import note_upload_keys
 
 # The theme (Radix, pink accent) is set on the Radix plugin in rxconfig.py.
 app = rx.App(
