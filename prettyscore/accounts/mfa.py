@@ -477,16 +477,15 @@ def _budgets(
     browser instead of from this address; the factor's own count goes on but does not
     refuse it."""
     challenge, factor = str(challenge_id), str(factor_id)
+    purpose, where = (
+        ("mfa-factor-address", address)
+        if known_browser is None
+        else ("mfa-factor-browser", tokens.hash_secret(known_browser))
+    )
     per_address = [
-        _Budget(tier, messages.RATE_LIMIT_EXCEEDED, "mfa-factor-address", (factor, address))
+        _Budget(tier, messages.RATE_LIMIT_EXCEEDED, purpose, (factor, where))
         for tier in WRONG_CODES_PER_FACTOR_AND_ADDRESS
     ]
-    if known_browser is not None:
-        browser = tokens.hash_secret(known_browser)
-        per_address = [
-            _Budget(tier, messages.RATE_LIMIT_EXCEEDED, "mfa-factor-browser", (factor, browser))
-            for tier in WRONG_CODES_PER_FACTOR_AND_ADDRESS
-        ]
     return [
         _Budget(
             WRONG_CODES_PER_CHALLENGE,

@@ -355,9 +355,10 @@ def _revoke(db: Session, session_ids: list[uuid.UUID], *, reason: str, now: date
 # share the session, and a restarted server finds it in the database.
 
 
-def bind_browser(db: Session, browser_key: str, refresh_token: str) -> None:
+def bind_browser(db: Session, browser_key: str, refresh_token: str) -> RefreshToken:
     """From now on the browser with ``browser_key`` is signed in to the session of
-    ``refresh_token`` (in place of any other), and renews it with its key alone."""
+    ``refresh_token`` (in place of any other), and renews it with its key alone; the
+    refresh token's record."""
     if not browser_key:
         raise NotAuthenticated(messages.SESSION_EXPIRED, code="session_not_found")
     record = _find_refresh_token(db, refresh_token)
@@ -372,6 +373,7 @@ def bind_browser(db: Session, browser_key: str, refresh_token: str) -> None:
             index_elements=["key_hash"], set_={"refresh_token_id": record.id, "updated_at": now}
         )
     )
+    return record
 
 
 def sign_in_browser(db: Session, old_key: str, new_key: str, refresh_token: str) -> None:
@@ -380,9 +382,9 @@ def sign_in_browser(db: Session, old_key: str, new_key: str, refresh_token: str)
     nothing from now on. The browser is known to the member from now on (``KnownBrowser``),
     and stays known to the members it knew under its old key."""
     _unbind(db, old_key)
-    bind_browser(db, new_key, refresh_token)
+    record = bind_browser(db, new_key, refresh_token)
     replace_browser_key(db, old_key, new_key)
-    session = db.get(AuthSession, _find_refresh_token(db, refresh_token).session_id)
+    session = db.get(AuthSession, record.session_id)
     if not lacks_second_factor(db, session.user_id, session.aal):
         _remember_browser(db, new_key, session.user_id)
 
@@ -454,9 +456,13 @@ def adopt_browser_refresh_token(
     return fresh
 
 
-def sign_out_browser(db: Session, browser_key: str, access_token: str | None) -> None:
+def sign_out_browser(
+    db: Session, browser_key: str, access_token: str | None, new_key: str = ""
+) -> None:
     """Sign the browser out: end the session of its access token and the one it is bound
-    to, and unbind it."""
+    to, and unbind it. With ``new_key`` (the key that replaces its own), it stays known to
+    the members it signed in to (a second factor's lock-out lets their correct code
+    through from it)."""
     sign_out(db, access_token, "local")
     binding = _browser_binding(db, browser_key)
     if binding is not None:
@@ -464,6 +470,7 @@ def sign_out_browser(db: Session, browser_key: str, access_token: str | None) ->
         if record is not None:
             _revoke(db, [record.session_id], reason="sign_out_local", now=utcnow())
         _unbind(db, browser_key)
+    replace_browser_key(db, browser_key, new_key)
 
 
 def browser_member(db: Session, browser_key: str | None) -> uuid.UUID | None:

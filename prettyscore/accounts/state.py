@@ -312,17 +312,15 @@ class AuthState(rx.State):
         if not await self._serve_only_own_browser():
             await self._forget_tab()
             return signed_out
+        new_key, ticket = replacement(self._browser_key)
         with guarded("Sign-out", messages.FAILED_TO_SIGN_OUT, refusals=False) as call:
-            await run_in_session(service.sign_out_browser, self._browser_key, self.access_token)
+            await run_in_session(
+                service.sign_out_browser, self._browser_key, self.access_token, new_key
+            )
         if call.failed:
             return call.toast
-        old_key = self._browser_key
         await self._forget_tab(keep_browser_storage=True)
         self._clear_tokens()
-        new_key, ticket = replacement(old_key)
-        # The browser stays known to the members it signed in to (a second factor's
-        # lock-out lets their correct code through from it).
-        await run_in_session(service.replace_browser_key, old_key, new_key)
         return [self._hand_over_key(new_key, ticket), *signed_out]
 
 

@@ -20,13 +20,15 @@ import asyncio
 from collections.abc import Awaitable, Callable, MutableMapping
 from typing import Any
 
+from starlette.datastructures import Headers
+
 from prettyscore.web.browser_key import browser_key_from
 
 Scope = MutableMapping[str, Any]
 ASGIApp = Callable[[Scope, Callable, Callable], Awaitable[None]]
 
 UPLOAD_PATH = "/_upload"
-TOKEN_HEADER = b"reflex-client-token"
+TOKEN_HEADER = "reflex-client-token"
 
 # Tab token → the browser key of the upload to that tab now in flight ("" for none).
 _in_flight: dict[str, str] = {}
@@ -48,9 +50,10 @@ def note_upload_keys(app: ASGIApp) -> ASGIApp:
         if scope["type"] != "http" or scope["path"] != UPLOAD_PATH:
             await app(scope, receive, send)
             return
-        token = _header(scope, TOKEN_HEADER)
+        headers = Headers(scope=scope)
+        token = headers.get(TOKEN_HEADER, "")
         async with _turn(token):
-            _in_flight[token] = browser_key_from(_header(scope, b"cookie"))
+            _in_flight[token] = browser_key_from(headers.get("cookie"))
             try:
                 await app(scope, receive, send)
             finally:
@@ -77,10 +80,3 @@ class _turn:
             del _turns[self.token]
         else:
             _turns[self.token] = (lock, waiting - 1)
-
-
-def _header(scope: Scope, wanted: bytes) -> str:
-    for name, value in scope.get("headers", []):
-        if name == wanted:
-            return value.decode("latin-1")
-    return ""

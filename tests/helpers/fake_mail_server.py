@@ -9,8 +9,6 @@ itself after ``hold_seconds``, so a client that waits is only slowed, not stuck)
 
 from __future__ import annotations
 
-import datetime
-import ipaddress
 import socketserver
 import ssl
 import tempfile
@@ -19,43 +17,7 @@ from email import message_from_bytes, policy
 from email.message import EmailMessage
 from pathlib import Path
 
-from cryptography import x509
-from cryptography.hazmat.primitives import hashes, serialization
-from cryptography.hazmat.primitives.asymmetric import ec
-from cryptography.x509.oid import NameOID
-
-
-def _self_signed_context(directory: Path) -> ssl.SSLContext:
-    """A server TLS context with a fresh certificate for 127.0.0.1."""
-    key = ec.generate_private_key(ec.SECP256R1())
-    name = x509.Name([x509.NameAttribute(NameOID.COMMON_NAME, "127.0.0.1")])
-    now = datetime.datetime.now(datetime.UTC)
-    certificate = (
-        x509.CertificateBuilder()
-        .subject_name(name)
-        .issuer_name(name)
-        .public_key(key.public_key())
-        .serial_number(x509.random_serial_number())
-        .not_valid_before(now - datetime.timedelta(minutes=1))
-        .not_valid_after(now + datetime.timedelta(days=1))
-        .add_extension(
-            x509.SubjectAlternativeName([x509.IPAddress(ipaddress.ip_address("127.0.0.1"))]),
-            critical=False,
-        )
-        .sign(key, hashes.SHA256())
-    )
-    cert_path, key_path = directory / "cert.pem", directory / "key.pem"
-    cert_path.write_bytes(certificate.public_bytes(serialization.Encoding.PEM))
-    key_path.write_bytes(
-        key.private_bytes(
-            serialization.Encoding.PEM,
-            serialization.PrivateFormat.PKCS8,
-            serialization.NoEncryption(),
-        )
-    )
-    context = ssl.SSLContext(ssl.PROTOCOL_TLS_SERVER)
-    context.load_cert_chain(cert_path, key_path)
-    return context
+from tests.helpers.self_signed import server_context
 
 
 class _Session(socketserver.StreamRequestHandler):
@@ -124,7 +86,7 @@ class FakeMailServer:
 
     def __init__(self, hold_seconds: float = 5.0):
         self._directory = tempfile.TemporaryDirectory()
-        tls = _self_signed_context(Path(self._directory.name))
+        tls = server_context(Path(self._directory.name))
         self._server = _SmtpServer(tls, hold_seconds)
         self._thread = threading.Thread(target=self._server.serve_forever, daemon=True)
 

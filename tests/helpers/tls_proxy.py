@@ -9,48 +9,14 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
-import datetime
-import ssl
 import threading
 from collections.abc import Iterator
 from pathlib import Path
 
-from cryptography import x509
-from cryptography.hazmat.primitives import hashes, serialization
-from cryptography.hazmat.primitives.asymmetric import ec
-from cryptography.x509.oid import NameOID
-
 from tests.helpers.app_server import free_port
+from tests.helpers.self_signed import server_context
 
 HOST = "127.0.0.1"
-
-
-def self_signed_certificate(folder: Path) -> tuple[Path, Path]:
-    """(certificate, key) files of a new self-signed certificate for localhost."""
-    key = ec.generate_private_key(ec.SECP256R1())
-    name = x509.Name([x509.NameAttribute(NameOID.COMMON_NAME, "localhost")])
-    now = datetime.datetime.now(datetime.UTC)
-    certificate = (
-        x509.CertificateBuilder()
-        .subject_name(name)
-        .issuer_name(name)
-        .public_key(key.public_key())
-        .serial_number(x509.random_serial_number())
-        .not_valid_before(now - datetime.timedelta(minutes=5))
-        .not_valid_after(now + datetime.timedelta(days=1))
-        .add_extension(x509.SubjectAlternativeName([x509.DNSName("localhost")]), critical=False)
-        .sign(key, hashes.SHA256())
-    )
-    certificate_path, key_path = folder / "localhost.pem", folder / "localhost.key"
-    certificate_path.write_bytes(certificate.public_bytes(serialization.Encoding.PEM))
-    key_path.write_bytes(
-        key.private_bytes(
-            serialization.Encoding.PEM,
-            serialization.PrivateFormat.PKCS8,
-            serialization.NoEncryption(),
-        )
-    )
-    return certificate_path, key_path
 
 
 @contextlib.contextmanager
@@ -58,9 +24,7 @@ def tls_in_front(target_port: int, folder: Path, port: int | None = None) -> Ite
     """Serve https on ``port`` (a free one by default), passed on to ``target_port``;
     yields the port."""
     port = port or free_port()
-    certificate, key = self_signed_certificate(folder)
-    context = ssl.create_default_context(ssl.Purpose.CLIENT_AUTH)
-    context.load_cert_chain(certificate, key)
+    context = server_context(folder)
     loop = asyncio.new_event_loop()
     started = threading.Event()
     server: list[asyncio.Server] = []
