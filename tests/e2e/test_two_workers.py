@@ -79,7 +79,8 @@ from tests.helpers.app_server import (
 from tests.helpers.fake_ai_provider import FakeAIProvider, Reply
 from tests.helpers.tcp_proxy import Backend, Connection, TcpProxy, running_proxy
 
-pytestmark = pytest.mark.e2e
+# One test process starts the two app processes behind one proxy for the whole file.
+pytestmark = [pytest.mark.e2e, pytest.mark.xdist_group("two_processes")]
 
 #: Server-driven updates on a loaded two-core machine: well under a second when idle.
 ARRIVES_WITHIN_MS = 15_000

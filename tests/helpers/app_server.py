@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import contextlib
 import ipaddress
+import json
 import os
 import secrets
 import signal
@@ -27,6 +28,8 @@ import urllib.request
 from collections.abc import Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
+
+from filelock import FileLock
 
 from prettyscore.core import settings
 
@@ -48,6 +51,9 @@ UNLIMITED_RATE = "1000000 per minute"
 #: The app's webhook signing secret, so tests can sign events as Stripe would. No
 #: STRIPE_SECRET_KEY is set: the app uses its built-in test checkout.
 STRIPE_WEBHOOK_SECRET = "whsec_e2e_test_0123456789abcdef"
+
+#: How long the frontend build may take (and another test process wait for it).
+BUILD_TIMEOUT_SECONDS = 900
 
 #: The settings compiled into the pages (besides PUBLIC_URL, whose host the pages replace
 #: with their own): every server of a run has the build's.
@@ -112,9 +118,19 @@ def _can_listen(host: str, port: int) -> bool:
 
 
 #: The loopback addresses the servers take, one after the other (127.0.0.1 is left to
-#: everything else on the machine).
+#: everything else on the machine). Each test process has a block of its own (xdist's
+#: worker gwN the block N), so two processes never pick the same address at once.
 _LOOPBACK = ipaddress.IPv4Network("127.0.0.0/8")
-_next_host = iter(range(2, _LOOPBACK.num_addresses - 1))
+_HOSTS_PER_PROCESS = 65_536
+
+
+def _worker_index() -> int:
+    worker = os.environ.get("PYTEST_XDIST_WORKER", "gw0")
+    return int(worker[2:]) if worker[2:].isdigit() else 0
+
+
+_first_host = _worker_index() * _HOSTS_PER_PROCESS + 2
+_next_host = iter(range(_first_host, _first_host + _HOSTS_PER_PROCESS - 2))
 _hosts_lock = threading.Lock()
 
 
@@ -129,19 +145,36 @@ def free_loopback_host(port: int) -> str:
 
 
 def web_slot() -> str:
-    """This test process's name for its build folders: ``E2E_WEB_SLOT`` (for test runs of
-    several checkouts at once), else the pytest-xdist worker, else "main"."""
-    return os.environ.get("E2E_WEB_SLOT") or os.environ.get("PYTEST_XDIST_WORKER", "main")
+    """The build folder's name: ``E2E_WEB_SLOT`` (for test runs of several checkouts at
+    once, or a benchmark that keeps a build of its own), else "main". Every process of
+    one test run shares it (``FrontendBuild``)."""
+    return os.environ.get("E2E_WEB_SLOT") or "main"
+
+
+def this_run_id() -> str:
+    """What names this test run to its processes: ``E2E_RUN_ID`` (the same one on
+    several runs of unchanged pages reuses their build: a developer's loop), else
+    pytest-xdist's id of the run, else this process's own."""
+    return (
+        os.environ.get("E2E_RUN_ID") or os.environ.get("PYTEST_XDIST_TESTRUNUID") or _PROCESS_RUN_ID
+    )
+
+
+_PROCESS_RUN_ID = f"process-{os.getpid()}-{secrets.token_hex(4)}"
 
 
 class FrontendBuild:
-    """The frontend build every server of this test process serves.
+    """The frontend build every server of this test run serves.
 
-    Built on first use, once, in ``web_dir`` (``.tools/e2e-web/<slot>/.web``) with the
-    test servers' settings (``server_environment``) and ``PUBLIC_URL=http://localhost:P``,
-    where the port P is free on every address when chosen; each server then listens on
-    port P of a loopback address of its own. The settings compiled into the pages
-    (``COMPILED_SETTINGS``) are the build's: a server cannot set them otherwise.
+    Built on first use, once per run (``this_run_id``), in ``web_dir``
+    (``.tools/e2e-web/<slot>/.web``) with the test servers' settings
+    (``server_environment``) and ``PUBLIC_URL=http://localhost:P``, where the port P is
+    free on every address when chosen; each server then listens on port P of a loopback
+    address of its own. The test processes of one run (pytest-xdist's workers) share it:
+    the first builds under a file lock and records the run and the port beside the
+    folder, the others wait for the lock and read the record. The settings compiled
+    into the pages (``COMPILED_SETTINGS``) are the build's: a server cannot set them
+    otherwise.
     """
 
     def __init__(self, web_dir: Path):
@@ -149,41 +182,56 @@ class FrontendBuild:
         self.port = 0
         self.seconds = 0.0
         self._lock = threading.Lock()
+        self._record = web_dir.parent / "build-of-run.json"
 
     def ready(self, log_dir: Path) -> FrontendBuild:
-        """Build if not built yet (the log goes to ``log_dir/frontend-build.log``)."""
+        """Build if this run has not built yet (the log goes to
+        ``log_dir/frontend-build.log``)."""
         with self._lock:
             if self.port:
                 return self
-            port = _free_port_everywhere()
-            log_path = log_dir / "frontend-build.log"
-            build_dir = log_dir / "frontend-build"
-            (build_dir / "data").mkdir(parents=True, exist_ok=True)
-            env = server_environment(
-                host="localhost",
-                port=port,
-                data_dir=build_dir / "data",
-                run_dir=build_dir,
-                web_dir=self.web_dir,
-                database_url=f"sqlite:///{build_dir / 'data' / 'prettyscore.db'}",
-                redis_url=None,
-            )
             self.web_dir.parent.mkdir(parents=True, exist_ok=True)
-            started = time.monotonic()
-            command = [str(VENV_BIN / "reflex"), "export", "--frontend-only", "--no-zip"]
-            with log_path.open("a") as log:
-                try:
-                    _run_logged(command, env, log, "The frontend build", timeout=900)
-                except (AppServerError, subprocess.TimeoutExpired) as error:
-                    log.flush()
-                    tail = "\n".join(log_path.read_text(errors="replace").splitlines()[-50:])
-                    raise AppServerError(
-                        f"{error}. Log: {log_path}\n--- last 50 lines ---\n{tail}"
-                    ) from None
-            self.seconds = time.monotonic() - started
-            self.port = port
-            print(f"\n[frontend] built once for this run in {self.seconds:.0f} s ({log_path})")
+            with FileLock(self.web_dir.parent / "build.lock", timeout=BUILD_TIMEOUT_SECONDS):
+                self.port = self._port_built_by_this_run() or self._build(log_dir)
             return self
+
+    def _port_built_by_this_run(self) -> int:
+        try:
+            record = json.loads(self._record.read_text())
+        except (OSError, ValueError):
+            return 0
+        return int(record["port"]) if record.get("run") == this_run_id() else 0
+
+    def _build(self, log_dir: Path) -> int:
+        self._record.unlink(missing_ok=True)
+        port = _free_port_everywhere()
+        log_path = log_dir / "frontend-build.log"
+        build_dir = log_dir / "frontend-build"
+        (build_dir / "data").mkdir(parents=True, exist_ok=True)
+        env = server_environment(
+            host="localhost",
+            port=port,
+            data_dir=build_dir / "data",
+            run_dir=build_dir,
+            web_dir=self.web_dir,
+            database_url=f"sqlite:///{build_dir / 'data' / 'prettyscore.db'}",
+            redis_url=None,
+        )
+        started = time.monotonic()
+        command = [str(VENV_BIN / "reflex"), "export", "--frontend-only", "--no-zip"]
+        with log_path.open("a") as log:
+            try:
+                _run_logged(command, env, log, "The frontend build", timeout=BUILD_TIMEOUT_SECONDS)
+            except (AppServerError, subprocess.TimeoutExpired) as error:
+                log.flush()
+                tail = "\n".join(log_path.read_text(errors="replace").splitlines()[-50:])
+                raise AppServerError(
+                    f"{error}. Log: {log_path}\n--- last 50 lines ---\n{tail}"
+                ) from None
+        self.seconds = time.monotonic() - started
+        self._record.write_text(json.dumps({"run": this_run_id(), "port": port}))
+        print(f"\n[frontend] built once for this run in {self.seconds:.0f} s ({log_path})")
+        return port
 
 
 def _free_port_everywhere() -> int:
