@@ -35,6 +35,9 @@ from tests.helpers.app_server import AppServer
 from tests.helpers.backend_server import SERVERS, backing_services, running_backend
 from tests.helpers.event_socket_client import EventSocket
 
+# One test process starts the two servers for the whole file.
+pytestmark = pytest.mark.xdist_group("security_forged_events")
+
 ADDRESS = "127.0.0.1"
 AUTH_STATE = format_event_handler(AuthState.event_handlers["load_session"]).rsplit(".", 1)[0]
 REPORT = format_event_handler(

@@ -36,6 +36,9 @@ from tests.helpers.app_server import AppServer
 from tests.helpers.backend_server import SERVERS, backing_services, running_backend
 from tests.perf.load_driver import DriverError, WebSocket
 
+# One test process starts the two servers for the whole file.
+pytestmark = pytest.mark.xdist_group("security_socket_flood")
+
 NAMESPACE = "/_event"
 SET_DRAFT = format_event_handler(ChatState.event_handlers["set_draft"])
 FLOODERS = 3

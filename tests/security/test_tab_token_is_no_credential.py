@@ -38,6 +38,9 @@ from tests.helpers.backend_server import SERVERS, backing_services, running_back
 from tests.helpers.browser_keys import ticket_in
 from tests.helpers.event_socket_client import EventSocket
 
+# One test process starts the two servers for the whole file.
+pytestmark = pytest.mark.xdist_group("security_tab_token")
+
 ADDRESS = "127.0.0.1"
 PASSWORD = "secret-tab-12"
 SIGN_IN = format_event_handler(AuthFormState.event_handlers["submit_sign_in"])

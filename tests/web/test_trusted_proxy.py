@@ -31,6 +31,9 @@ from tests.helpers.backend_server import SERVERS, backing_services, running_back
 from tests.helpers.event_socket_client import EventSocket
 from tests.helpers.forwarding_proxy import ForwardingProxy, forwarding_proxy
 
+# One test process starts the two servers for the whole file.
+pytestmark = pytest.mark.xdist_group("web_trusted_proxy")
+
 PROXY_ADDRESS = "127.0.0.1"
 WRONG_PASSWORDS_BEFORE_A_WAIT = 5  # the default RATE_LIMIT_SIGN_IN_FAILURES_PER_EMAIL_AND_ADDRESS
 SIGN_IN = format_event_handler(AuthFormState.event_handlers["submit_sign_in"])
