@@ -8,7 +8,12 @@ MAKEFLAGS += --no-print-directory
 
 PYTHON ?= python3
 PORT ?= 3000
-CHROMIUM ?= /usr/bin/chromium
+# The browser tests drive Chromium's headless shell (Debian's chromium-headless-shell: the
+# same engine without the desktop browser around it, what Playwright uses headless; a
+# third less CPU per test than the full browser here). Lighthouse, under `make bench`,
+# measures pages in the full browser, as a visitor's.
+CHROMIUM ?= /usr/bin/chromium-headless-shell
+BENCH_CHROMIUM ?= /usr/bin/chromium
 PYTEST_ARGS ?=
 
 VENV := .venv
@@ -31,7 +36,8 @@ export PIP_DISABLE_PIP_VERSION_CHECK := 1
 # Sets PATH (Node >= 22 from .tools/ when the system's is older) and REFLEX_USE_NPM.
 JS_ENV = js_env="$$(scripts/js-env)"; eval "$$js_env"
 
-.PHONY: help run worker test lint format bench clean setup setup-dev migrate chromium lighthouse openblas
+.PHONY: help run worker test lint format bench clean setup setup-dev migrate chromium bench-chromium \
+	lighthouse openblas
 
 help:
 	@echo "make run     set up, apply migrations, start PrettyScore on http://localhost:$(PORT)"
@@ -102,12 +108,19 @@ openblas:
 	fi
 
 # Debian's Chromium drives the browser tests (Playwright's own download cannot work here).
+APT_INSTALL = sudo=""; [ "$$(id -u)" = 0 ] || sudo="sudo"; $$sudo apt-get update; \
+	DEBIAN_FRONTEND=noninteractive $$sudo apt-get install -y --no-install-recommends
+
 chromium:
 	@if [ ! -x "$(CHROMIUM)" ]; then \
-		echo "Installing Chromium for the browser tests (apt-get)..."; \
-		sudo=""; [ "$$(id -u)" = 0 ] || sudo="sudo"; \
-		$$sudo apt-get update; \
-		DEBIAN_FRONTEND=noninteractive $$sudo apt-get install -y --no-install-recommends chromium; \
+		echo "Installing Chromium's headless shell for the browser tests (apt-get)..."; \
+		$(APT_INSTALL) chromium-headless-shell; \
+	fi
+
+bench-chromium:
+	@if [ ! -x "$(BENCH_CHROMIUM)" ]; then \
+		echo "Installing Chromium for the benchmarks (apt-get)..."; \
+		$(APT_INSTALL) chromium; \
 	fi
 
 # Lighthouse runs on the Node that scripts/js-env provides (it needs Node >= 22.19).
@@ -132,24 +145,31 @@ worker: setup migrate
 
 # --- Checks ---------------------------------------------------------------------------
 
-# The tests without a browser run on every core (pytest-xdist: each worker has its own
-# databases, ports and folders); the browser tests and benchmarks then run one at a time,
-# since two apps and two Chromiums at once starve a 2-core machine (the browser
-# tests outside tests/e2e are named there: the Redis and PostgreSQL restarts). Both steps
-# always run; the run fails if either does. Each prints its 20 slowest tests, so a run
-# that grows longer says where. Tests that share one slow set-up (the score's fit on the
-# rated faces) name one xdist group, so one worker pays for it. With PYTEST_ARGS, one
-# plain pytest run with those arguments. Linear algebra runs on one thread per process:
-# the processes already fill the cores (the fit's small products, spread over both
-# cores by each of two workers at once, took three times as long).
+# Two steps, both on several test processes (pytest-xdist; each process has its own
+# databases, ports and folders). The tests without a browser keep both cores busy; a
+# third process fills the gaps while one waits on a server it started (460 s against
+# 512 s on two). Then the browser tests (with the Redis and PostgreSQL restarts of
+# tests/security, which use private servers), which wait on the app and Chromium more
+# than they compute: 1,027 s one at a time, 681 s three at a time, 482 s with Chromium's
+# headless shell. Their processes share one frontend build. Running the two steps at
+# once starves both (the tests without a browser took twice as long, and a browser test
+# timed out). Both steps always run; the run fails if either does. Each prints its 20
+# slowest tests, so a run that grows longer says where. Tests that share one slow set-up
+# (the score's fit on the rated faces, a file's servers) name one xdist group, so one
+# process pays for it. With PYTEST_ARGS, one plain pytest run with those arguments.
+# Linear algebra runs on one thread per process: the processes already fill the cores
+# (the fit's small products, spread over both cores by each of two processes at once,
+# took three times as long).
+TEST_PROCESSES ?= 3
+BROWSER_TEST_PROCESSES ?= 3
 test: setup-dev chromium
 	@$(JS_ENV); export CHROMIUM="$(CHROMIUM)" OPENBLAS_NUM_THREADS=1; \
 	if [ -n "$(PYTEST_ARGS)" ]; then exec $(BIN)/python -m pytest $(PYTEST_ARGS); fi; \
 	without_browser=0; in_browser=0; \
-	$(BIN)/python -m pytest -m "not e2e" --ignore=tests/perf -n auto --dist loadgroup \
-		--durations=20 || without_browser=$$?; \
+	$(BIN)/python -m pytest -m "not e2e" --ignore=tests/perf -n $(TEST_PROCESSES) \
+		--dist loadgroup --durations=20 || without_browser=$$?; \
 	$(BIN)/python -m pytest tests/e2e tests/security/test_service_restarts.py \
-		--durations=20 || in_browser=$$?; \
+		-n $(BROWSER_TEST_PROCESSES) --dist loadgroup --durations=20 || in_browser=$$?; \
 	if [ $$without_browser -ne 0 ] || [ $$in_browser -ne 0 ]; then exit 1; fi
 
 lint: $(DEV_STAMP)
@@ -164,11 +184,11 @@ format: $(DEV_STAMP)
 # adds the load and Lighthouse benchmarks (minutes long), PRETTYSCORE_SOAK=1 the soak
 # (browser journeys through a worker crash and a Redis restart, about half an hour); the
 # normal test run skips them. One of them: make bench PYTEST_ARGS="-k lighthouse"
-bench: setup-dev chromium lighthouse
+bench: setup-dev chromium bench-chromium lighthouse
 	@if [ -z "$$(find tests/perf \( -name 'test_*.py' -o -name '*_test.py' \) 2>/dev/null)" ]; then \
 		echo "No benchmarks in tests/perf/ yet."; exit 0; \
 	fi; \
-	$(JS_ENV); export CHROMIUM="$(CHROMIUM)" PRETTYSCORE_LOAD=1 PRETTYSCORE_SOAK=1; \
+	$(JS_ENV); export CHROMIUM="$(BENCH_CHROMIUM)" PRETTYSCORE_LOAD=1 PRETTYSCORE_SOAK=1; \
 	$(BIN)/python -m pytest tests/perf -s $(PYTEST_ARGS)
 
 clean:
