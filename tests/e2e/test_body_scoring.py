@@ -203,7 +203,7 @@ def test_a_premium_member_scores_hands_from_the_camera_and_finds_them_in_my_phot
     page.get_by_role("button", name=messages.CHANGE_PHOTO).click()
     choose_from_gallery(page, photos["person"])
     page.get_by_role("button", name=messages.GET_MY_SCORE).click()
-    expect(page.get_by_text(messages.NO_HAND_FOUND)).to_be_visible(timeout=15_000)
+    expect(page.get_by_text(messages.NO_HAND_FOUND)).to_be_visible()
     assert uses(app_server, address, gates.HANDS_SCORING) == 2
 
 

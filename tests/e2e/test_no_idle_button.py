@@ -233,7 +233,7 @@ def test_an_unanswered_payment_and_cancellation_each_run_once_on_a_phone(new_con
     clicks.release()
     expect(
         page.get_by_text(re.compile(re.escape(messages.PREMIUM_CANCELLED.split("{")[0])))
-    ).to_have_count(1, timeout=15_000)
+    ).to_have_count(1)
     page.wait_for_timeout(SETTLE_MS)
     expect(
         page.get_by_text(re.compile(re.escape(messages.PREMIUM_CANCELLED.split("{")[0])))

@@ -5,9 +5,10 @@ frontend is built in its own folder (``REFLEX_WEB_WORKDIR``, kept under ``.tools
 so the frontend packages are installed once and later sessions only rebuild), and it keeps
 its Reflex state, uploads and data in the session's tmp dir.
 
-One frontend build serves every server of a test process (``FrontendBuild``): it is built
-once, for ``http://localhost:P``, and each server listens on port P of a loopback address
-of its own (127.0.0.2, 127.0.0.3, ...), which the browser opens; the pages then talk to
+One frontend build serves every server of a test run, in all its processes
+(``FrontendBuild``): it is built once, for ``http://localhost:P``, and each server listens
+on port P of a loopback address of its own (127.0.0.2, 127.0.0.3, ...), which the
+browser opens; the pages then talk to
 the server that served them (``tests/helpers/prebuilt_frontend.py`` says why).
 """
 
@@ -151,6 +152,9 @@ def web_slot() -> str:
     return os.environ.get("E2E_WEB_SLOT") or "main"
 
 
+_PROCESS_RUN_ID = f"process-{os.getpid()}-{secrets.token_hex(4)}"
+
+
 def this_run_id() -> str:
     """What names this test run to its processes: ``E2E_RUN_ID`` (the same one on
     several runs of unchanged pages reuses their build: a developer's loop), else
@@ -158,9 +162,6 @@ def this_run_id() -> str:
     return (
         os.environ.get("E2E_RUN_ID") or os.environ.get("PYTEST_XDIST_TESTRUNUID") or _PROCESS_RUN_ID
     )
-
-
-_PROCESS_RUN_ID = f"process-{os.getpid()}-{secrets.token_hex(4)}"
 
 
 class FrontendBuild:
