@@ -148,10 +148,11 @@ worker: setup migrate
 # Two steps, both on several test processes (pytest-xdist; each process has its own
 # databases, ports and folders). The tests without a browser keep both cores busy; a
 # third process fills the gaps while one waits on a server it started (460 s against
-# 512 s on two). Then the browser tests (with the Redis and PostgreSQL restarts of
-# tests/security, which use private servers), which wait on the app and Chromium more
-# than they compute: 1,027 s one at a time, 681 s three at a time, 482 s with Chromium's
-# headless shell. Their processes share one frontend build. Running the two steps at
+# 512 s on two). Then the browser tests, which wait on the app and Chromium more than
+# they compute: 1,027 s one at a time, 681 s three at a time, 482 s with Chromium's
+# headless shell. Their processes share one frontend build, and so does the last step,
+# alone (E2E_RUN_ID): Redis and PostgreSQL killed and restarted under load, whose
+# answers within 15 s the other browser tests' load once delayed. Running the two steps at
 # once starves both (the tests without a browser took twice as long, and a browser test
 # timed out). Both steps always run; the run fails if either does. Each prints its 20
 # slowest tests, so a run that grows longer says where. Tests that share one slow set-up
@@ -168,8 +169,11 @@ test: setup-dev chromium
 	without_browser=0; in_browser=0; \
 	$(BIN)/python -m pytest -m "not e2e" --ignore=tests/perf -n $(TEST_PROCESSES) \
 		--dist loadgroup --durations=20 || without_browser=$$?; \
-	$(BIN)/python -m pytest tests/e2e tests/security/test_service_restarts.py \
-		-n $(BROWSER_TEST_PROCESSES) --dist loadgroup --durations=20 || in_browser=$$?; \
+	export E2E_RUN_ID="make-test-$$$$-$$(date +%s)"; \
+	$(BIN)/python -m pytest tests/e2e -n $(BROWSER_TEST_PROCESSES) --dist loadgroup \
+		--durations=20 || in_browser=$$?; \
+	$(BIN)/python -m pytest tests/security/test_service_restarts.py --durations=20 \
+		|| in_browser=$$?; \
 	if [ $$without_browser -ne 0 ] || [ $$in_browser -ne 0 ]; then exit 1; fi
 
 lint: $(DEV_STAMP)
