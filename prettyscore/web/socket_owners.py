@@ -13,8 +13,14 @@ How: each worker keeps one Redis connection open under a name that carries its s
 identity (``CLIENT SETNAME``). Redis drops a connection the moment its process dies, so
 that name in ``CLIENT LIST`` says the worker is alive. Before Reflex checks a token for a
 duplicate, a record naming another worker whose connection is gone is deleted (only if
-unchanged), and the tab keeps its token and its state. A record of a living worker is a
-real duplicate and is left to Reflex, as is everything else.
+unchanged), and the tab keeps its token and its state.
+
+A living worker's record is not yet a duplicate: a tab whose connection dropped often
+reconnects, to this worker or another, before the worker that held it has noticed the
+drop and deleted its record (on a busy machine, a tab moved between two workers got a new,
+empty state that way). Its link waits up to ``RECONNECT_GRACE_SECONDS`` for that record
+to go; a record still there after it is a real duplicate (a browser tab duplicated with
+its session storage), left to Reflex, which gives it a token of its own.
 """
 
 from __future__ import annotations
@@ -33,6 +39,10 @@ log = logging.getLogger(__name__)
 PRESENCE_PREFIX = "prettyscore-worker-"
 #: How often the presence connection is checked (and reopened after a Redis restart).
 PRESENCE_CHECK_SECONDS = 5.0
+#: How long a tab's link waits for a living worker to let go of the tab's old socket, and
+#: how often it looks. A duplicated browser tab connects this much later.
+RECONNECT_GRACE_SECONDS = 3.0
+RECONNECT_LOOK_SECONDS = 0.05
 
 #: Deletes KEYS[1] only while it holds ARGV[1].
 _DELETE_IF_UNCHANGED = """
@@ -61,7 +71,22 @@ class PresentTokenManager(RedisTokenManager):
         record = self.token_to_socket.get(token)
         if record is None or record.sid != sid:
             await self._forget_record_of_gone_worker(token)
+            await self._let_the_old_socket_go(token)
         return await super().link_token_to_sid(token, sid)
+
+    async def _let_the_old_socket_go(self, token: str) -> None:
+        """Wait (``RECONNECT_GRACE_SECONDS`` at most) while a record of ``token`` names a
+        socket other than a new one: the worker holding the tab's old connection deletes
+        it when it sees that connection close."""
+        key = self._get_redis_key(token)
+        deadline = asyncio.get_running_loop().time() + RECONNECT_GRACE_SECONDS
+        try:
+            while await self.redis.exists(key):
+                if asyncio.get_running_loop().time() >= deadline:
+                    return
+                await asyncio.sleep(RECONNECT_LOOK_SECONDS)
+        except redis.RedisError as error:  # Reflex's own check then decides, as before
+            log.warning("tab %s: could not check its old socket: %s", token[:36], error)
 
     async def _show_presence(self) -> None:
         """Open this worker's named connection before it records any socket."""

@@ -1,5 +1,7 @@
 """A tab that reconnects to another worker keeps its token when the worker that held its
-socket is gone, and gets a new one (a duplicated browser tab) while that worker lives.
+socket is gone, or lets go of it within a moment (it saw the old connection close after
+the tab had reconnected), and gets a new one (a duplicated browser tab) while that worker
+holds on to it.
 
 Two token managers stand for two workers on the real Redis beside PostgreSQL; a worker
 "dies" as a killed process does: its connections to Redis close, its records stay.
@@ -64,3 +66,30 @@ def test_a_duplicated_tab_on_a_living_worker_still_gets_a_token_of_its_own(redis
     assert new_token is not None
     assert new_token != token
     assert recorded
+
+
+def test_a_tab_that_reconnects_before_its_old_worker_lets_go_keeps_its_token(redis_client_url):
+    """The new connection arrives first; the old worker deletes its record a moment later."""
+
+    async def run():
+        client = redis.asyncio.Redis.from_url(redis_client_url)
+        first, second = PresentTokenManager(client), PresentTokenManager(client)
+        token = str(uuid.uuid4())
+        try:
+            await first.link_token_to_sid(token, "socket-on-the-first")
+            linking = asyncio.ensure_future(second.link_token_to_sid(token, "socket-on-the-second"))
+            await asyncio.sleep(0.5)
+            assert not linking.done()  # waiting for the first worker
+            await first.disconnect_token(token, "socket-on-the-first")
+            answer = await asyncio.wait_for(linking, timeout=5)
+            return token, answer, second.sid_to_token.get("socket-on-the-second")
+        finally:
+            for manager in (first, second):
+                if manager._presence is not None:
+                    manager._presence.cancel()
+            await client.delete(first._get_redis_key(token))
+            await client.aclose()
+
+    token, new_token, linked = asyncio.run(run())
+    assert new_token is None  # the same token: the same state
+    assert linked == token  # the second worker now holds the tab
