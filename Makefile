@@ -150,17 +150,18 @@ worker: setup migrate
 # third process fills the gaps while one waits on a server it started (460 s against
 # 512 s on two). Then the browser tests, which wait on the app and Chromium more than
 # they compute: 1,027 s one at a time, 681 s three at a time, 482 s with Chromium's
-# headless shell. Their processes share one frontend build, and so does the last step,
-# alone (E2E_RUN_ID): Redis and PostgreSQL killed and restarted under load, whose
-# answers within 15 s the other browser tests' load once delayed. Running the two steps at
-# once starves both (the tests without a browser took twice as long, and a browser test
-# timed out). Both steps always run; the run fails if either does. Each prints its 20
-# slowest tests, so a run that grows longer says where. Tests that share one slow set-up
-# (the score's fit on the rated faces, a file's servers) name one xdist group, so one
-# process pays for it. With PYTEST_ARGS, one plain pytest run with those arguments.
-# Linear algebra runs on one thread per process: the processes already fill the cores
-# (the fit's small products, spread over both cores by each of two processes at once,
-# took three times as long).
+# headless shell. Their processes share one frontend build, and so does a last step
+# (E2E_RUN_ID): the tests marked ``alone``, one at a time (Redis and PostgreSQL
+# restarted under load, a tab moved between two app processes, a tab's state lost while
+# typing), whose answers the other browser tests' load once delayed past their waits.
+# Running the two steps at once starves both (the tests without a browser took twice as
+# long, and a browser test timed out). Every step always runs; the run fails if any
+# does. Each prints its 20 slowest tests, so a run that grows longer says where. Tests
+# that share one slow set-up (the score's fit on the rated faces, a file's servers) name
+# one xdist group, so one process pays for it. With PYTEST_ARGS, one plain pytest run
+# with those arguments. Linear algebra runs on one thread per process: the processes
+# already fill the cores (the fit's small products, spread over both cores by each of
+# two processes at once, took three times as long).
 TEST_PROCESSES ?= 3
 BROWSER_TEST_PROCESSES ?= 3
 test: setup-dev chromium
@@ -170,10 +171,10 @@ test: setup-dev chromium
 	$(BIN)/python -m pytest -m "not e2e" --ignore=tests/perf -n $(TEST_PROCESSES) \
 		--dist loadgroup --durations=20 || without_browser=$$?; \
 	export E2E_RUN_ID="make-test-$$$$-$$(date +%s)"; \
-	$(BIN)/python -m pytest tests/e2e -n $(BROWSER_TEST_PROCESSES) --dist loadgroup \
+	$(BIN)/python -m pytest tests/e2e -m "not alone" -n $(BROWSER_TEST_PROCESSES) \
+		--dist loadgroup --durations=20 || in_browser=$$?; \
+	$(BIN)/python -m pytest tests/e2e tests/security/test_service_restarts.py -m alone \
 		--durations=20 || in_browser=$$?; \
-	$(BIN)/python -m pytest tests/security/test_service_restarts.py --durations=20 \
-		|| in_browser=$$?; \
 	if [ $$without_browser -ne 0 ] || [ $$in_browser -ne 0 ]; then exit 1; fi
 
 lint: $(DEV_STAMP)

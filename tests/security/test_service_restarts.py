@@ -49,7 +49,7 @@ from tests.helpers.app_server import AppServer, AppServerError, running_app
 from tests.perf import load_driver as driver
 
 # One test process starts the app on private Redis and PostgreSQL for the whole file.
-pytestmark = [pytest.mark.e2e, pytest.mark.xdist_group("service_restarts")]
+pytestmark = [pytest.mark.e2e, pytest.mark.alone, pytest.mark.xdist_group("service_restarts")]
 
 PASSWORD = "secret12"
 SIMULATED_MEMBERS = 6  # three pairs, each with an approved paid chat between them
