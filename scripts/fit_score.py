@@ -272,24 +272,6 @@ class Model:
         return self.intercept + ((columns - self.means) / self.sds) @ self.weights
 
 
-def fit(columns: np.ndarray, ratings: np.ndarray, choice: Choice) -> Model:
-    """A ridge regression on the standardised columns, the descriptor's numbers and the
-    terms each with their own penalty."""
-    means, sds = columns.mean(axis=0), columns.std(axis=0)
-    sds = np.where(sds > 0, sds, 1.0)
-    with_ones = np.column_stack([np.ones(len(columns)), (columns - means) / sds])
-    terms = len(choice.terms)
-    penalty = np.diag(
-        np.r_[
-            0.0,
-            np.full(columns.shape[1] - terms, choice.descriptor_alpha),
-            np.full(terms, choice.term_alpha),
-        ]
-    )
-    solution = np.linalg.solve(with_ones.T @ with_ones + penalty, with_ones.T @ ratings)
-    return Model(choice, means, sds, float(solution[0]), solution[1:])
-
-
 def ridge(design_: np.ndarray, target: np.ndarray) -> tuple[float, np.ndarray]:
     """Intercept and weights of a ridge regression (``RIDGE_ALPHA``) on standardised
     columns: the forward selection's small model of scalars."""
@@ -333,20 +315,16 @@ def criterion(prediction: np.ndarray, ratings: np.ndarray, sex: np.ndarray) -> f
 
 def trained(faces: Faces, rows: np.ndarray, choice: Choice) -> Model:
     """The model fitted on ``rows`` (London indices) and their copies in other light."""
-    columns = np.vstack(
-        [design(faces, choice)[rows]] + [design(copy, choice)[rows] for copy in faces.variants]
-    )
-    ratings = np.tile(faces.ratings[rows], 1 + len(faces.variants))
-    return fit(columns, ratings, choice)
+    return NormalEquations(faces, rows).model(choice)
 
 
 class NormalEquations:
-    """The ridge regression's sums over every column of the full design (the descriptor
-    and all the terms) on one training set and its copies in other light. Every choice's
-    model is solved from their sub-blocks: the inner cross-validation tries each choice on
-    the same training rows, and a column's standardisation and its products with another
-    do not depend on which other columns are chosen (the same model as ``trained``, built
-    once per training set instead of once per choice)."""
+    """A ridge regression's sums over every column of the full design (the descriptor and
+    all the terms) on one training set and its copies in other light; each choice's model
+    (the standardised columns, the descriptor's numbers and the terms each with their own
+    penalty) is solved from their sub-blocks. A column's standardisation and its products
+    with another do not depend on which other columns are chosen, so the inner
+    cross-validation builds them once per training set instead of once per choice."""
 
     def __init__(self, faces: Faces, rows: np.ndarray):
         everything = Choice(ALL_TERMS, 0.0, 0.0)

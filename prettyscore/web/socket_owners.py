@@ -79,6 +79,8 @@ class PresentTokenManager(RedisTokenManager):
         socket other than a new one: the worker holding the tab's old connection deletes
         it when it sees that connection close."""
         key = self._get_redis_key(token)
+        # A deadline checked between commands, not asyncio.timeout: a Redis command
+        # cancelled half-way leaves its pooled connection with an answer still unread.
         deadline = asyncio.get_running_loop().time() + RECONNECT_GRACE_SECONDS
         try:
             while await self.redis.exists(key):

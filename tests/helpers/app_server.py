@@ -8,8 +8,8 @@ its Reflex state, uploads and data in the session's tmp dir.
 One frontend build serves every server of a test run, in all its processes
 (``FrontendBuild``): it is built once, for ``http://localhost:P``, and each server listens
 on port P of a loopback address of its own (127.0.0.2, 127.0.0.3, ...), which the
-browser opens; the pages then talk to
-the server that served them (``tests/helpers/prebuilt_frontend.py`` says why).
+browser opens; the pages then talk to the server that served them
+(``tests/helpers/prebuilt_frontend.py`` says why).
 """
 
 from __future__ import annotations

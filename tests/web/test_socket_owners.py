@@ -10,6 +10,7 @@ Two token managers stand for two workers on the real Redis beside PostgreSQL; a 
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import logging
 import uuid
 
@@ -28,14 +29,28 @@ def redis_client_url() -> str:
     return url
 
 
+@contextlib.asynccontextmanager
+async def _two_workers(url: str):
+    """(Redis client, first worker, second worker, a tab's token); their presence and the
+    token's record are gone afterwards."""
+    client = redis.asyncio.Redis.from_url(url)
+    first, second = PresentTokenManager(client), PresentTokenManager(client)
+    token = str(uuid.uuid4())
+    try:
+        yield client, first, second, token
+    finally:
+        for manager in (first, second):
+            if manager._presence is not None:
+                manager._presence.cancel()
+        await client.delete(first._get_redis_key(token))
+        await client.aclose()
+
+
 def _reconnect(url: str, *, first_worker_dies: bool) -> tuple[str, str | None, bool]:
     """Tab token, what the second worker's link returned, whether a record remains."""
 
     async def run():
-        client = redis.asyncio.Redis.from_url(url)
-        first, second = PresentTokenManager(client), PresentTokenManager(client)
-        token = str(uuid.uuid4())
-        try:
+        async with _two_workers(url) as (client, first, second, token):
             assert await first.link_token_to_sid(token, "socket-on-the-first") is None
             if first_worker_dies:
                 first._presence.cancel()
@@ -43,12 +58,6 @@ def _reconnect(url: str, *, first_worker_dies: bool) -> tuple[str, str | None, b
             answer = await second.link_token_to_sid(token, "socket-on-the-second")
             kept = await client.exists(second._get_redis_key(answer or token))
             return token, answer, bool(kept)
-        finally:
-            for manager in (first, second):
-                if manager._presence is not None:
-                    manager._presence.cancel()
-            await client.delete(first._get_redis_key(token))
-            await client.aclose()
 
     return asyncio.run(run())
 
@@ -72,10 +81,7 @@ def test_a_tab_that_reconnects_before_its_old_worker_lets_go_keeps_its_token(red
     """The new connection arrives first; the old worker deletes its record a moment later."""
 
     async def run():
-        client = redis.asyncio.Redis.from_url(redis_client_url)
-        first, second = PresentTokenManager(client), PresentTokenManager(client)
-        token = str(uuid.uuid4())
-        try:
+        async with _two_workers(redis_client_url) as (_, first, second, token):
             await first.link_token_to_sid(token, "socket-on-the-first")
             linking = asyncio.ensure_future(second.link_token_to_sid(token, "socket-on-the-second"))
             await asyncio.sleep(0.5)
@@ -83,12 +89,6 @@ def test_a_tab_that_reconnects_before_its_old_worker_lets_go_keeps_its_token(red
             await first.disconnect_token(token, "socket-on-the-first")
             answer = await asyncio.wait_for(linking, timeout=5)
             return token, answer, second.sid_to_token.get("socket-on-the-second")
-        finally:
-            for manager in (first, second):
-                if manager._presence is not None:
-                    manager._presence.cancel()
-            await client.delete(first._get_redis_key(token))
-            await client.aclose()
 
     token, new_token, linked = asyncio.run(run())
     assert new_token is None  # the same token: the same state
