@@ -325,7 +325,9 @@ def test_an_unanswered_delete_of_a_saved_photo_deletes_it_once_on_a_phone(
     dialog = page.get_by_role("dialog")
     delete = dialog.get_by_role("button", name=re.compile(r"^Delete\b"))  # "Delete Delete" busy
     delete.click()
-    page.get_by_role("alertdialog").get_by_role("button", name="Delete photo").click()
+    confirm = page.get_by_role("alertdialog")
+    confirm.get_by_role("button", name="Delete photo").click()
+    expect(confirm).to_have_count(0)  # the photo's dialog is hidden from the tree until then
     expect(delete).to_be_disabled(timeout=1000)  # busy at once
     notice = expect_no_answer_notice(page, "photo_delete")
     layout = measure(page)
