@@ -15,14 +15,14 @@ from datetime import datetime
 from sqlalchemy import or_
 from sqlmodel import Session, col, select
 
-from prettyscore.accounts.models import User
 from prettyscore.chat.models import Message
+from prettyscore.contact import names
 from prettyscore.contact.models import ContactRequest, ContactStatus
 from prettyscore.core import messages
 from prettyscore.core.errors import NotFound, PermissionDenied, ValidationFailed
 from prettyscore.core.member_limits import count_member_action
 from prettyscore.core.settings import get_settings
-from prettyscore.core.text import clean_name, storable
+from prettyscore.core.text import storable
 from prettyscore.photos.models import Photo
 
 MAX_MESSAGE_CHARS = 5000
@@ -145,14 +145,6 @@ def send_message(
     return _chat_message(row)
 
 
-def _user_name(user: User | None) -> str:
-    if user is None:
-        return "Member"
-    metadata = user.user_metadata or {}
-    name = clean_name(str(metadata.get("full_name") or metadata.get("name") or ""))
-    return name or user.email.split("@", 1)[0]
-
-
 def party_name(db: Session, request: ContactRequest, user_id: uuid.UUID) -> str:
     """How ``user_id`` sees the other party: the contestant by their listing's name."""
     other_id = other_party(request, user_id)
@@ -160,7 +152,7 @@ def party_name(db: Session, request: ContactRequest, user_id: uuid.UUID) -> str:
         photo = db.get(Photo, request.photo_id)
         if photo is not None and photo.display_name:
             return photo.display_name
-    return _user_name(db.get(User, other_id))
+    return names.public_name(db, other_id)
 
 
 def _preview(content: str) -> str:

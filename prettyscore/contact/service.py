@@ -18,6 +18,7 @@ from prettyscore.accounts.models import User
 from prettyscore.billing import checkout, refunds
 from prettyscore.billing.fulfilment import KIND_CONTACT_REQUEST
 from prettyscore.billing.models import CheckoutSession, PaymentStatus
+from prettyscore.contact import names
 from prettyscore.contact.models import ContactPaymentStatus, ContactRequest, ContactStatus
 from prettyscore.core import messages, routes
 from prettyscore.core.errors import DomainError, NotFound, PermissionDenied, ValidationFailed
@@ -332,10 +333,10 @@ def sent_notice(db: Session, requester_id: uuid.UUID) -> str:
 # ---------------------------------------------------------------------------
 # The contestant's inbox
 # ---------------------------------------------------------------------------
-def _inbox_entry(request: ContactRequest, requester_email: str) -> InboxEntry:
+def _inbox_entry(request: ContactRequest, requester_name: str) -> InboxEntry:
     return InboxEntry(
         id=str(request.id),
-        requester=requester_email,
+        requester=requester_name,
         message=request.message_preview,
         rank=request.rank_at_request,
         fee=checkout.format_amount(request.fee_amount),
@@ -345,10 +346,10 @@ def _inbox_entry(request: ContactRequest, requester_email: str) -> InboxEntry:
 
 
 def inbox(db: Session, contestant_id: uuid.UUID) -> list[InboxEntry]:
-    """Paid requests addressed to the contestant, pending and approved, newest first."""
-    rows = db.exec(
-        select(ContactRequest, User.email)
-        .join(User, User.id == ContactRequest.requester_id)
+    """Paid requests addressed to the contestant, pending and approved, newest first; each
+    sender by the name they show other members, never their email (``names``)."""
+    requests = db.exec(
+        select(ContactRequest)
         .where(
             ContactRequest.contestant_id == contestant_id,
             ContactRequest.paid,
@@ -356,7 +357,8 @@ def inbox(db: Session, contestant_id: uuid.UUID) -> list[InboxEntry]:
         )
         .order_by(ContactRequest.created_at.desc())
     ).all()
-    return [_inbox_entry(request, email) for request, email in rows]
+    shown = {sender: names.public_name(db, sender) for sender in {r.requester_id for r in requests}}
+    return [_inbox_entry(request, shown[request.requester_id]) for request in requests]
 
 
 def pending_count(db: Session, contestant_id: uuid.UUID) -> int:

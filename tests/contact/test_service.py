@@ -184,7 +184,8 @@ def test_paying_delivers_the_request_to_the_contestant(db, make_member):
     assert (request.paid, request.payment_status) == (True, "paid")
 
     (entry,) = service.inbox(db, contestant.id)
-    assert (entry.requester, entry.message, entry.rank) == (requester.email, GOOD_MESSAGE, 1)
+    shown = (messages.MEMBER_WITHOUT_NAME, GOOD_MESSAGE, 1)  # never the requester's email
+    assert (entry.requester, entry.message, entry.rank) == shown
     assert (entry.fee, entry.share, entry.status) == ("$1,000.00", "$750.00", "pending")
     assert service.pending_count(db, contestant.id) == 1
     assert service.inbox(db, requester.id) == []

@@ -74,6 +74,9 @@ def test_the_contestant_approves_one_paid_request_and_denies_another(
     requester_page = new_context().new_page()
     requester = new_member(requester_page, base, "requester")
     second_requester = new_member(new_context().new_page(), base, "requester")
+    second_name = f"Sam {uuid.uuid4().hex[:6]}"
+    with with_app_database(app_server) as db:  # a name given with the account
+        db.get(User, member_id(db, second_requester)).user_metadata = {"full_name": second_name}
 
     marked_up = "<b>Hello</b> Bella, I would love to chat!"
     to_approve = send_request(app_server, requester, photo_id, marked_up, pay=True)
@@ -92,9 +95,16 @@ def test_the_contestant_approves_one_paid_request_and_denies_another(
     expect(cards).to_have_count(2)  # the unpaid one never arrives
     expect(contestant_page.get_by_test_id("contact-requests-count")).to_have_text("2")
     first = cards.filter(has_text="Bella, I would love")
+    # Each sender by the name they show other members, never by their email address.
     expect(first.get_by_test_id("contact-requester")).to_have_text(
-        messages.CONTACT_FROM.format(requester=requester)
+        messages.CONTACT_FROM.format(requester=messages.MEMBER_WITHOUT_NAME)
     )
+    expect(cards.filter(has_text="Second hello").get_by_test_id("contact-requester")).to_have_text(
+        messages.CONTACT_FROM.format(requester=second_name)
+    )
+    for address in (requester, second_requester):
+        for shown in (address, address.split("@")[0]):
+            expect(contestant_page.get_by_text(shown)).to_have_count(0)
     expect(first.get_by_test_id("contact-request-message")).to_have_text(marked_up)
     expect(first.locator("b")).to_have_count(0)  # shown as text, never as HTML
     expect(first.get_by_text(messages.CONTACT_RANK.format(rank=rank))).to_be_visible()
@@ -147,7 +157,7 @@ def test_a_member_contacts_a_contestant_from_the_leaderboard_and_they_chat(
     base = app_server.base_url
     contestant_page, _, photo_id = contestant_with_listed_photo(new_context, app_server, face_photo)
     page = new_context().new_page()
-    new_member(page, base, "requester")
+    requester = new_member(page, base, "requester")
     with with_app_database(app_server) as db:
         rank = service.rank_of_photo(db, photo_id)
     fee = checkout.format_amount(service.fee_for_rank(rank))
@@ -196,6 +206,9 @@ def test_a_member_contacts_a_contestant_from_the_leaderboard_and_they_chat(
     request.get_by_role("link", name=messages.CONTACT_OPEN_CHAT).click()
     wait_for_path(contestant_page, "/messages/" + request_id_of(app_server, photo_id))
     contestant_page.get_by_test_id("chat-input").wait_for()
+    chat_with = messages.CHAT_WITH.format(name=messages.MEMBER_WITHOUT_NAME)
+    expect(contestant_page.get_by_text(chat_with)).to_be_visible()
+    expect(contestant_page.get_by_text(requester.split("@")[0])).to_have_count(0)
     open_page(page, f"{base}/messages/{request_id_of(app_server, photo_id)}")
     for sender, receiver, text in (
         (page, contestant_page, "Lovely to meet you, Bella!"),
