@@ -33,6 +33,8 @@ ANALYZING = "Analyzing..."
 PHOTO_ENHANCED_ANALYZE = "Photo enhanced! Click Analyze to see your new score."
 PLEASE_UPLOAD_IMAGE_FILE = "Please upload an image file"
 FAILED_TO_READ_IMAGE = "Failed to read image file"
+# Our own copy: the photo was fine but could not be kept (storage unreachable or full).
+PHOTO_NOT_STORED = "Your photo could not be stored just now. Please try again."
 FILE_TOO_LARGE = "File too large! Please upload an image under 10MB."
 PLEASE_UPLOAD_PHOTO_FIRST = "Please upload a photo first!"
 CAMERA_COMING_SOON = "Camera feature coming soon!"

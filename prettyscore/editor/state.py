@@ -189,7 +189,7 @@ class EditorState(AuthState):
             return None  # the picker refused the file and said why (reject_drop)
         data = await files[0].read(constants.MAX_UPLOAD_BYTES + 1)
         owner = (await self._owners())[0]
-        with guarded("Reading an editor upload", messages.FAILED_TO_READ_IMAGE) as call:
+        with guarded("Reading an editor upload", messages.PHOTO_NOT_STORED) as call:
             key = await photo_work(scoring.stage_photo, get_media_store(), owner, data)
             width = await photo_work(service.image_width, get_media_store(), key)
         if call.failed:

@@ -127,7 +127,7 @@ class BestPhotoState(UploadProgress, AuthState):
         if self.comparing or not files:
             # No files: the picker refused them and said why (reject_drop).
             return None
-        with guarded("Staging photos to compare", messages.FAILED_TO_READ_IMAGE) as call:
+        with guarded("Staging photos to compare", messages.PHOTO_NOT_STORED) as call:
             best_photo_service.check_photo_count(len(files))
             uploads = [
                 Upload(

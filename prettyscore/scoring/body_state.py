@@ -133,7 +133,7 @@ class BodyScoreState(UploadProgress, AuthState):
         upload = files[0]
         data = await upload.read(constants.MAX_UPLOAD_BYTES + 1)
         owner = self._visitor_owner()
-        with guarded(f"Staging a {kind} photo", messages.FAILED_TO_READ_IMAGE) as call:
+        with guarded(f"Staging a {kind} photo", messages.PHOTO_NOT_STORED) as call:
             key = await photo_work(
                 body_service.stage_body_photo,
                 get_media_store(),

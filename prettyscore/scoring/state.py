@@ -115,7 +115,7 @@ class ScoreState(UploadProgress, AuthState):
             return None
         upload = files[0]
         data = await upload.read(constants.MAX_UPLOAD_BYTES + 1)
-        with guarded("Staging an upload", messages.FAILED_TO_READ_IMAGE) as call:
+        with guarded("Staging an upload", messages.PHOTO_NOT_STORED) as call:
             key = await photo_work(
                 scoring.stage_photo,
                 get_media_store(),

@@ -157,7 +157,7 @@ class VideoState(AuthState):
         if user is None:
             return rx.toast.error(messages.PLEASE_UPLOAD_IMAGE_FILE)
         data = await files[0].read(constants.MAX_UPLOAD_BYTES + 1)
-        with guarded("Staging a photo to animate", messages.FAILED_TO_READ_IMAGE) as call:
+        with guarded("Staging a photo to animate", messages.PHOTO_NOT_STORED) as call:
             key = await photo_work(
                 service.stage_source, session_scope, get_media_store(), user.id, data
             )

@@ -5,6 +5,7 @@ its case), and the same list of formats wherever a photo is chosen."""
 
 from __future__ import annotations
 
+import contextlib
 import io
 import re
 import uuid
@@ -310,6 +311,34 @@ def test_a_truncated_jpeg_says_failed_to_read_on_home(page, app_server, files):
     file_input(page, "home-upload-zone").set_input_files(str(files["truncated"]))
     exactly_one_notice(page, messages.FAILED_TO_READ_IMAGE)
     assert page.url.rstrip("/") == app_server.base_url.rstrip("/")
+
+
+# -- a good photo the storage cannot keep -----------------------------------------------
+@contextlib.contextmanager
+def storage_down(app_server):
+    """The app's media folder unusable while inside: a plain file stands where it was."""
+    media = app_server.data_dir / "media"
+    away = media.with_name("media-away")
+    media.mkdir(exist_ok=True)
+    media.rename(away)
+    media.write_text("not a folder")
+    try:
+        yield
+    finally:
+        media.unlink()
+        away.rename(media)
+
+
+def test_a_good_photo_the_storage_cannot_keep_says_so_and_a_retry_keeps_it(page, app_server, files):
+    open_page(page, f"{app_server.base_url}/upload")
+    with storage_down(app_server):
+        file_input(page, "upload-zone").set_input_files(str(files["portrait"]))
+        exactly_one_notice(page, messages.PHOTO_NOT_STORED)  # not "Failed to read image file"
+        expect(page.get_by_role("img", name="Your chosen photo")).to_have_count(0)
+    with page.expect_file_chooser() as chooser:  # the same file, picked again as a person does
+        page.get_by_test_id("upload-zone").click()
+    chooser.value.set_files(str(files["portrait"]))
+    expect(page.get_by_role("img", name="Your chosen photo")).to_be_visible()
 
 
 # -- one list of formats ----------------------------------------------------------------
