@@ -549,6 +549,8 @@ CONTACT_REQUEST_DENIED = "Request denied; the fee is refunded"
 # ---------------------------------------------------------------------------
 LEADERBOARD_SUBTITLE = "The highest-scoring photos from around the world"
 LEADERBOARD_EMPTY = "No photos on the leaderboard yet. Be the first!"
+# Our own copy: how equal scores are ranked (leaderboard.service.rank_of).
+LEADERBOARD_TIE_RULE = "Ranked by score; on equal scores, the earlier entry ranks higher."
 LEADERBOARD_SHOW_MORE = "Show more"
 LEADERBOARD_CONTACT = "Contact"
 LEADERBOARD_VERIFIED = "Verified"

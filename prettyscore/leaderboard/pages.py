@@ -159,6 +159,12 @@ def leaderboard_page() -> rx.Component:
                 link_button(messages.LEADERBOARD_JOIN_CONTEST, routes.GLOBAL_RANKING, "trophy"),
                 width="100%",
             ),
+            rx.cond(
+                LeaderboardState.total > 0,
+                rx.text(
+                    messages.LEADERBOARD_TIE_RULE, size="2", color_scheme="gray", align="center"
+                ),
+            ),
             rx.foreach(LeaderboardState.entries, _entry_card),
             rx.cond(
                 LeaderboardState.loaded & (LeaderboardState.total == 0),

@@ -178,7 +178,7 @@ class ContestState(AuthState):
     @CONTEST_WAIT.answers
     async def submit(self, form: dict[str, str]):
         """Enter the selected photo under the entry form's display name and bio; on
-        success the member sees the leaderboard."""
+        success the member is told it waits for review and sees the leaderboard."""
         user = await self._current_user()
         if user is None:
             yield self._sign_in_redirect(routes.GLOBAL_RANKING)
@@ -198,7 +198,8 @@ class ContestState(AuthState):
         if call.failed:  # not the member's photo (or deleted meanwhile), or unexpected
             yield rx.toast.error(messages.FAILED_TO_SUBMIT_PHOTO)
             return
-        yield rx.redirect(routes.LEADERBOARD)
+        queued = rx.toast.success(messages.ADDED_TO_LEADERBOARD_QUEUE)
+        yield [queued, rx.redirect(routes.LEADERBOARD)]
 
 
 class LeaderboardAdminState(AuthState):

@@ -81,6 +81,7 @@ def test_a_member_enters_a_saved_photo_and_sees_it_ranked(page, app_server, tmp_
         expect(mine.get_by_test_id("rank-icon")).to_have_attribute("data-medal", medals[rank])
     first = page.get_by_test_id("leaderboard-entry").first
     expect(first.get_by_test_id("rank-icon")).to_have_attribute("data-medal", "gold")
+    expect(page.get_by_text(messages.LEADERBOARD_TIE_RULE)).to_be_visible()  # equal scores
     expect(mine.get_by_role("button", name=messages.LEADERBOARD_CONTACT)).to_have_count(0)
 
 

@@ -178,6 +178,7 @@ def test_entering_the_contest_asks_for_a_display_name_and_shows_it(page, app_ser
     form.get_by_placeholder("Display name").fill(f"  {name}  ")
     form.get_by_placeholder("Short bio (optional)").fill("Reaching for the stars")
     page.get_by_role("button", name=messages.CONTEST_SUBMIT).click()
+    expect(page.get_by_text(messages.ADDED_TO_LEADERBOARD_QUEUE)).to_be_visible()  # confirmed
     wait_for_path(page, "/leaderboard")
     with with_app_database(app_server) as db:
         photo = db.exec(select(Photo).where(Photo.user_id == member_id(db, address))).one()
