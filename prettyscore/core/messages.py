@@ -643,6 +643,8 @@ PERSONALITY_FINISH = "Finish"
 PERSONALITY_INVALID_ANSWERS = "Some answers are not valid. Please take the test again."
 PERSONALITY_YOUR_TYPE = "Your personality type"
 PERSONALITY_SCORE_OUT_OF = "out of 100"
+# Our own copy: what the score beside the type measures.
+PERSONALITY_SCORE_MEANS = "How clearly your answers point to this type"
 PERSONALITY_RETAKE = "Retake Test"
 PERSONALITY_GET_DETAILED = "Get Detailed Analysis"
 PERSONALITY_DETAILED_TITLE = "Detailed Personality Analysis"

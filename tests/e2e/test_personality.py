@@ -78,6 +78,7 @@ def shows_result(page, pattern: str) -> None:
     result = page.get_by_test_id("personality-result")
     expect(result.get_by_test_id("personality-type")).to_have_text(personality_type)
     expect(result.get_by_test_id("personality-score")).to_have_text(str(score))
+    expect(result.get_by_text(messages.PERSONALITY_SCORE_MEANS)).to_be_visible()  # what it is
     expected = service.personality_analysis(answers(pattern)).analysis
     expect(result.get_by_test_id("personality-analysis")).to_have_text(expected)
 
