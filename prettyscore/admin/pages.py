@@ -113,8 +113,10 @@ _CARD_ROWS = {
         },
         "& td[data-label='']::before": {"display": "none"},
     },
-    # Wide enough for columns: long words (emails, codes) wrap inside their cells.
-    "& td, & th": {"overflow_wrap": "anywhere"},
+    # Wide enough for columns: a header wraps between its words, never inside one; a
+    # cell's word too long for any line (an email, a code) breaks where it must.
+    "& th": {"overflow_wrap": "normal", "word_break": "normal"},
+    "& td": {"overflow_wrap": "break-word"},
 }
 
 

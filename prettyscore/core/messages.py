@@ -38,6 +38,8 @@ PHOTO_NOT_STORED = "Your photo could not be stored just now. Please try again."
 FILE_TOO_LARGE = "File too large! Please upload an image under 10MB."
 PLEASE_UPLOAD_PHOTO_FIRST = "Please upload a photo first!"
 CAMERA_COMING_SOON = "Camera feature coming soon!"
+# Our own copy: the first link on every page, shown when focused.
+SKIP_TO_CONTENT = "Skip to content"
 # Our own copy: a click that has gone NO_ANSWER_SECONDS without an answer (ui.server_wait).
 NO_ANSWER_YET = "No answer from the server yet. Check your connection, then try again."
 TRY_AGAIN = "Try again"

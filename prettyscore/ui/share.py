@@ -247,11 +247,14 @@ _OPTION_STYLE = {
 
 def _option_icon(icon: str, background: str) -> rx.Component:
     """A round badge with a lucide icon, or with a letter (``"text:f"``) where lucide has
-    no brand logo (it ships none)."""
+    no brand logo (it ships none). The letter is drawn by CSS, not written in the page,
+    so the option's visible text is its network's name alone and its accessible name
+    ("Share via X/Twitter") contains it."""
     if icon.startswith("text:"):
         mark = rx.el.span(
-            icon.removeprefix("text:"),
+            data_mark=icon.removeprefix("text:"),
             style={
+                "&::before": {"content": "attr(data-mark)"},
                 "color": "white",
                 "font_weight": "800",
                 "font_size": "1.1rem",

@@ -64,7 +64,23 @@ OVERFLOW_REPORT = """() => {
       > box.getBoundingClientRect().width + 1)
     .map((box) => `admin-table ${Math.round(box.querySelector('table')
       .getBoundingClientRect().width)} px in ${Math.round(box.getBoundingClientRect().width)}`);
-  return {scroll: document.documentElement.scrollWidth, inner: width, found, tables};
+  // A table's header or short word (a number, a status) is never split across lines.
+  const broken = [];
+  for (const cell of document.querySelectorAll('[data-testid="admin-table"] :is(th, td)')) {
+    if (!cell.offsetParent) continue;
+    const walker = document.createTreeWalker(cell, NodeFilter.SHOW_TEXT);
+    for (let node = walker.nextNode(); node; node = walker.nextNode()) {
+      for (const word of node.data.matchAll(/\\S+/g)) {
+        if (cell.tagName === 'TD' && word[0].length > 12) continue;  // emails may break
+        const range = document.createRange();
+        range.setStart(node, word.index);
+        range.setEnd(node, word.index + word[0].length);
+        const lines = new Set([...range.getClientRects()].map((r) => Math.round(r.top)));
+        if (lines.size > 1) broken.push(`"${word[0]}" split in a ${cell.tagName.toLowerCase()}`);
+      }
+    }
+  }
+  return {scroll: document.documentElement.scrollWidth, inner: width, found, tables, broken};
 }"""
 
 SETTLE = "() => new Promise((done) => requestAnimationFrame(() => requestAnimationFrame(done)))"
@@ -93,6 +109,8 @@ def overflows_at_each_width(page, where: str) -> list[str]:
             problems.append(f"{where} at {width} px: {found['scroll']} px wide; {found['found']}")
         if found["tables"]:
             problems.append(f"{where} at {width} px: {found['tables']}")
+        if found["broken"]:
+            problems.append(f"{where} at {width} px: {found['broken'][:4]}")
     return problems
 
 
@@ -268,3 +286,15 @@ def test_a_partner_finds_their_portal_in_the_account_menu(new_context, app_serve
     page.get_by_role("menu").get_by_role("menuitem", name=messages.TITLE_PARTNER_PORTAL).click()
     expect(page).to_have_url(re.compile(r"/partners/portal/?$"))
     expect(page.get_by_role("heading", name=messages.TITLE_PARTNER_PORTAL).first).to_be_visible()
+
+
+def test_the_first_tab_on_a_page_offers_to_skip_to_its_content(page, app_server):
+    page.set_viewport_size({"width": 390, "height": HEIGHT})
+    open_page(page, f"{app_server.base_url}/leaderboard")
+    skip = page.get_by_role("link", name=messages.SKIP_TO_CONTENT)
+    expect(skip).not_to_be_in_viewport()  # out of sight until a keyboard reaches it
+    page.keyboard.press("Tab")
+    expect(skip).to_be_focused()
+    expect(skip).to_be_in_viewport()
+    page.keyboard.press("Enter")
+    expect(page.locator("main")).to_be_focused()

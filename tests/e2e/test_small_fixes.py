@@ -48,6 +48,14 @@ def test_copy_link_in_the_share_panel_copies_the_link_and_says_so(page, app_serv
     assert f"url={copied}" in panel.get_by_test_id("share-x-twitter").get_attribute("href").replace(
         "%3A", ":"
     ).replace("%2F", "/")
+    # Each option's visible text is its network's name, and its accessible name holds it.
+    for test_id, network in (
+        ("share-x-twitter", messages.SHARE_X_TWITTER),
+        ("share-facebook", messages.SHARE_FACEBOOK),
+    ):
+        option = panel.get_by_test_id(test_id)
+        assert option.inner_text().strip() == network
+        assert network in option.get_attribute("aria-label")
 
 
 def test_the_video_page_says_how_many_free_videos_are_left(page, app_server, tmp_path):
