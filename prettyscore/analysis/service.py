@@ -8,23 +8,35 @@ kept on the server: the browser only ever receives them to display.
 
 from __future__ import annotations
 
+import re
 import secrets
 from dataclasses import asdict, dataclass, field
 
 from PIL import Image
 
 from prettyscore.analysis import explanation, kinds, tiers
+from prettyscore.analysis.engines import face_calibration
 from prettyscore.analysis.face import analyse_body, analyse_face
 from prettyscore.analysis.kinds import BREAKDOWN_NAMES
-from prettyscore.core import images
+from prettyscore.core import images, messages
 from prettyscore.core.media import MediaOwner, MediaStore
 
 # Stored photos are kept at most this large: plenty for the page, the card and edits,
 # and a 12-megapixel upload then costs less disk and decoding time (measured:
 # tests/analysis/NOTES.md, 'Stored photo size').
 STORED_LONG_SIDE = 2560
+#: The first bar's name: the score itself.
+OVERALL = "Overall"
 
-__all__ = ["BREAKDOWN_NAMES", "ScoreResult", "score_body_photo", "score_staged_photo"]
+__all__ = [
+    "BREAKDOWN_NAMES",
+    "BreakdownView",
+    "ScoreResult",
+    "breakdown_view",
+    "saved_breakdown_view",
+    "score_body_photo",
+    "score_staged_photo",
+]
 
 
 @dataclass(frozen=True)
@@ -49,6 +61,9 @@ class ScoreResult:
     explanation: list[dict] = field(default_factory=list)
     # The face's centre as fractions (x, y) of the photo's width and height, or None.
     focus: tuple[float, float] | None = None
+    # The person's score before the photo's nudge (the face's measuring engine only):
+    # with it the page shows how the score follows from the bars.
+    person_score: float | None = None
 
     def to_dict(self) -> dict:
         """A plain form, kept in the tab's server-side state between events."""
@@ -111,6 +126,7 @@ def score_staged_photo(store: MediaStore, image_key: str) -> ScoreResult:
         explanation_key=explained.image_key if explained else None,
         explanation=explained.notes if explained else [],
         focus=face_centre(analysis.face_box, pixels.shape),
+        person_score=analysis.person_score,
     )
 
 
@@ -145,10 +161,125 @@ def score_body_photo(store: MediaStore, image_key: str, kind: str) -> ScoreResul
 
 
 def breakdown_rows(result: ScoreResult) -> list[dict]:
-    """The four bars of the results page: the overall score, then each measure."""
-    rows = [{"name": "Overall", "value": result.score}]
+    """The overall score, then each measure, in the stored order (what the page shows,
+    with the counted parts apart from the rest: ``breakdown_view``)."""
+    rows = [{"name": OVERALL, "value": result.score}]
     rows += [
         {"name": BREAKDOWN_NAMES.get(key, key), "value": value}
         for key, value in result.breakdown.items()
     ]
     return rows
+
+
+@dataclass(frozen=True)
+class BreakdownView:
+    """The breakdown as the results page and a saved face's details show it.
+
+    ``bars`` are the score's: the overall, then the parts it counts, each row a dict of
+    ``name``, ``value`` (out of 10) and ``share`` ("counts 72%", "" for the overall);
+    ``apart`` the parts shown but not counted (symmetry); ``sum_line`` how the score
+    follows from the bars, or "" when that cannot be said truly. Without the face
+    model's figures (feet, hands, pets, the simulated engine, a result kept from before
+    them) every part is a bar, as it always was, and nothing is apart."""
+
+    bars: list[dict]
+    apart: list[dict] = field(default_factory=list)
+    sum_line: str = ""
+
+
+def breakdown_view(result: ScoreResult) -> BreakdownView:
+    """``result``'s breakdown as the results page shows it."""
+    if result.kind != kinds.FACE or result.person_score is None:
+        return _plain_view(result.score, result.breakdown)
+    return _face_view(result.score, result.breakdown, result.person_score)
+
+
+def saved_breakdown_view(
+    kind: str,
+    score: float,
+    breakdown: dict,
+    *,
+    measured: bool,
+    notes: list[dict] | None = None,
+) -> BreakdownView:
+    """A saved photo's breakdown, as its details show it, from what is stored: the
+    score, the breakdown, whether the face was ``measured`` (it has the picture of "How
+    we got your score") and that panel's ``notes`` (None: not loaded yet). The person's
+    score is the score less what the photo's note says the photo added (derived here, at
+    read time: the stored breakdown keeps only its documented keys); without that note
+    the sum is not said."""
+    breakdown = {str(key): float(value) for key, value in (breakdown or {}).items()}
+    if kind != kinds.FACE or not measured:
+        return _plain_view(score, breakdown)
+    effect = photo_effect(notes or [])
+    person_score = None if effect is None else round(score - effect, 1)
+    return _face_view(score, breakdown, person_score)
+
+
+def _row(name: str, value: float, share: str = "") -> dict:
+    return {"name": name, "value": float(value), "share": share}
+
+
+def _plain_view(score: float, breakdown: dict[str, float]) -> BreakdownView:
+    rows = [_row(BREAKDOWN_NAMES.get(key, key), value) for key, value in breakdown.items()]
+    return BreakdownView([_row(OVERALL, score), *rows])
+
+
+def _face_view(
+    score: float, breakdown: dict[str, float], person_score: float | None
+) -> BreakdownView:
+    """The counted parts as the score's bars, with their shares (the model's: the same
+    for every face), the others apart, and the sum when it holds."""
+    percents = face_calibration.part_percents()
+    counted = [
+        _row(BREAKDOWN_NAMES[part], breakdown[part], messages.BREAKDOWN_COUNTS.format(percent=pc))
+        for part, pc in percents.items()
+        if part in breakdown
+    ]
+    apart = [
+        _row(BREAKDOWN_NAMES.get(key, key), value)
+        for key, value in breakdown.items()
+        if key not in percents
+    ]
+    combined = face_calibration.combination(breakdown, person_score, score)
+    return BreakdownView([_row(OVERALL, score), *counted], apart, sum_line(combined))
+
+
+def sum_line(combined: face_calibration.Combination | None) -> str:
+    """The sum as the page says it, "Your score: 7.2 × 72% + 6.4 × 28% − 0.1 for the
+    photo = 6.9" ("" for None); a figure of 0 is left out."""
+    if combined is None:
+        return ""
+    terms = [
+        messages.BREAKDOWN_SUM_PART.format(value=f"{combined.bars[part]:.1f}", percent=percent)
+        for part, percent in combined.percents.items()
+    ]
+    line = " + ".join(terms)
+    for value, template in (
+        (combined.top, messages.BREAKDOWN_SUM_TOP),
+        (combined.photo, messages.BREAKDOWN_SUM_PHOTO),
+    ):
+        if round(10 * value):
+            sign = "+" if value > 0 else "\N{MINUS SIGN}"
+            line += " " + template.format(sign=sign, value=f"{abs(value):.1f}")
+    return messages.BREAKDOWN_SUM.format(terms=line, score=tiers.score_text(combined.score))
+
+
+# What the photo's note says it did to the score (``face_calibration.photo_notes``).
+_PHOTO_ADDED = re.compile(r"this clear photo added (\d+\.\d) to your score")
+_PHOTO_TOOK = re.compile(r"this photo took (\d+\.\d) off your score")
+_PHOTO_NEITHER = "this photo neither added to nor took from your score"
+
+
+def photo_effect(notes: list[dict]) -> float | None:
+    """What the photo added to the score (negative: took off), as its note says, or None
+    when no note says it."""
+    for note in notes:
+        text = str(note.get("text", ""))
+        if added := _PHOTO_ADDED.search(text):
+            return float(added.group(1))
+        if took := _PHOTO_TOOK.search(text):
+            return -float(took.group(1))
+        if _PHOTO_NEITHER in text:
+            return 0.0
+    return None

@@ -349,6 +349,16 @@ SCORE_OUT_OF_TEN = "/10"
 SCORE_VALUE_OUT_OF_TEN = "{value}/10"
 SCORE_ARIA_LABEL = "Score {score} out of 10: {label}"
 BREAKDOWN_HEADING = "Score Breakdown"
+# The face's breakdown: how much each counted part counts, the part shown but not
+# counted, and how the score follows from the bars ("7.2 × 72% + 6.4 × 28% − 0.1 for the
+# photo"; a sign is "+" or "−").
+SCORE_ONLY_ARIA_LABEL = "Score {score} out of 10"
+BREAKDOWN_COUNTS = "counts {percent}%"
+BREAKDOWN_NOT_COUNTED = "Shown but not counted in your score"
+BREAKDOWN_SUM = "Your score: {terms} = {score}"
+BREAKDOWN_SUM_PART = "{value} × {percent}%"
+BREAKDOWN_SUM_TOP = "{sign} {value} for the top of the scale"
+BREAKDOWN_SUM_PHOTO = "{sign} {value} for the photo"
 # The explanation panel under the score (/results and My Photos' details).
 HOW_WE_GOT_YOUR_SCORE = "How we got your score"
 HOW_WE_GOT_YOUR_SCORE_INTRO = (

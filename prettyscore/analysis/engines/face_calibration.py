@@ -22,12 +22,21 @@ model's terms, as far as the photo shows them:
   against an ideal (a smooth bell: ``Ideal.quality``), but it does not move the score:
   on the rated faces, how symmetric a face was did not predict its rating.
 
-Breakdown bars: symmetry ``10 q`` for its quality ``q`` (0–1); skin and harmony the
-part's standing among the reference faces on the score's own scale (7 is typical).
+Breakdown bars: symmetry ``10 q`` for its quality ``q`` (0–1), shown apart. Skin and
+harmony are the two parts the score counts, each with its share (``part_percents``: its
+terms' shares, as the notes print them, 72% and 28% today), and their bars are drawn so
+that the score visibly follows from them (``counted_bars``): a part's bar is the score
+the face would have if every part stood as this one does, on the scale's straight middle
+(7.5 typical, 0.6 a standard deviation). The share-weighted bars then make the person's
+score, plus what the scale adds at its top (it widens there, so that 9.5 is the top 1%:
+``top_of_scale``), and the photo's nudge makes the score (``combination``): every figure
+to one decimal, and the sum holds to the shown decimals.
 """
 
 from __future__ import annotations
 
+import functools
+import itertools
 import math
 from dataclasses import dataclass
 
@@ -174,13 +183,16 @@ def calibrated(measures: dict[str, float], descriptor: np.ndarray) -> Calibrated
     counted = face_score.counted_terms()
     skin_notes = tuple(term_note(term, prediction) for term in counted if term.part == SKIN)
     harmony_notes = tuple(term_note(term, prediction) for term in counted if term.part == HARMONY)
+    bars = counted_bars(prediction, person_score)
     return Calibrated(
         score=score,
         person_score=person_score,
         breakdown={
             SYMMETRY: one_decimal(10.0 * symmetry, 0.0, 10.0),
-            SKIN: face_score.part_score(prediction, SKIN),
-            HARMONY: face_score.part_score(prediction, HARMONY),
+            **{
+                part: bars[part] if part in bars else face_score.part_score(prediction, part)
+                for part in (SKIN, HARMONY)
+            },
         },
         photo=photo,
         notes=(
@@ -199,6 +211,169 @@ def calibrated(measures: dict[str, float], descriptor: np.ndarray) -> Calibrated
             **{f"q_{SYMMETRY}": symmetry},
         },
     )
+
+
+# ---------------------------------------------------------------------------
+# The counted parts' bars, and how the score follows from them
+# ---------------------------------------------------------------------------
+@dataclass(frozen=True)
+class Combination:
+    """How the score follows from the bars, every figure as shown (one decimal): each
+    counted part's bar (``bars``) times its share (``percents``, whole percent), plus
+    what the scale adds at its top (``top``) and what the photo adds (``photo``, the
+    notes' figure), make ``score``, to the shown decimal."""
+
+    bars: dict[str, float]
+    percents: dict[str, int]
+    top: float
+    photo: float
+    score: float
+
+
+def part_percents() -> dict[str, int]:
+    """How much each counted part counts, in whole percent adding up to 100, the part
+    that counts most first: the shares of its terms (``face_score.term_shares``: the
+    notes' "counts 53%"), summed. A part the fit left out is not here."""
+    shares = face_score.term_shares()
+    parts = {
+        part: sum(share for key, share in shares.items() if face_score.part_of(key) == part)
+        for part in (HARMONY, SKIN)
+    }
+    ordered = [part for part in sorted(parts, key=parts.get, reverse=True) if parts[part] > 0]
+    rest = {part: round(100 * parts[part]) for part in ordered[1:]}
+    return {ordered[0]: 100 - sum(rest.values()), **rest} if ordered else {}
+
+
+def middle_line() -> tuple[float, float]:
+    """The scale's straight middle (``face_score.SCALE`` around the typical face): the
+    typical face's score and the points a standard deviation adds (7.5 and 0.6)."""
+    knots = face_score.knots_for(face_score.parameters())
+    (x0, y0), (x1, y1) = next(
+        (low, high) for low, high in zip(knots, knots[1:], strict=False) if low[0] <= 0 < high[0]
+    )
+    slope = (y1 - y0) / (x1 - x0)
+    return y0 - slope * x0, slope
+
+
+def unrounded_score(position: float) -> float:
+    """``face_score.scaled`` before its rounding to one decimal."""
+    fitted = face_score.parameters()
+    if position >= fitted.record_standing:
+        return 10.0
+    knots = face_score.knots_for(fitted)
+    index = min(max(1, sum(1 for x, _ in knots if x < position)), len(knots) - 1)
+    (x0, y0), (x1, y1) = knots[index - 1], knots[index]
+    score = y0 + (y1 - y0) * (position - x0) / (x1 - x0)
+    return min(max(score, face_score.LOWEST_SCORE), face_score.BELOW_THE_RECORD)
+
+
+def top_of_scale(position: float) -> float:
+    """What the scale adds to a standing's score beyond its straight middle: 0 up to one
+    standard deviation above the typical face, then more, as the scale widens at its top
+    (9.5 is the top 1%); a little less again beyond the top 1%."""
+    typical, slope = middle_line()
+    return unrounded_score(position) - (typical + slope * position)
+
+
+def counted_bar(prediction: face_score.Prediction, part: str, percent: int) -> float:
+    """A counted part's bar, unrounded: the score the face would have if every part stood
+    as this one does, on the scale's straight middle. The part's contribution to the
+    predicted rating, from the reference faces' mean, in the rating's standard deviations
+    over its share: the bars times their shares then add up to the person's standing."""
+    fitted = face_score.parameters()
+    typical, slope = middle_line()
+    away = prediction.part(part) - fitted.part_mean[part]
+    return typical + slope * away / (percent / 100 * fitted.reference_sd)
+
+
+def counted_bars(prediction: face_score.Prediction, person_score: float) -> dict[str, float]:
+    """The counted parts' bars (0–10, one decimal), so that with their shares they make
+    the person's score to the shown decimal (``combination``).
+
+    Each bar is its exact value rounded down or up; the top of the scale's figure is
+    likewise within 0.1 of its own; of the ways that add up, the closest to the exact
+    figures is taken (the nearest rounding, most often). A bar held to 0–10 may leave no
+    way to add up: the bars are then only rounded."""
+    percents = part_percents()
+    exact = {part: counted_bar(prediction, part, percent) for part, percent in percents.items()}
+    top = top_of_scale(face_score.standing(prediction.rating))
+    options = [
+        sorted({min(max(math.floor(10 * value), 0), 100), min(max(math.ceil(10 * value), 0), 100)})
+        for value in exact.values()
+    ]
+    best, best_cost = None, math.inf
+    for tenths in itertools.product(*options):
+        bars = dict(zip(exact, (t / 10 for t in tenths), strict=True))
+        added = _added_up(bars, percents, person_score)
+        if added is None or abs(added - top) >= 0.1 or not _possible_top(added, person_score):
+            continue
+        cost = sum(abs(bars[part] - exact[part]) for part in exact) + abs(added - top)
+        if cost < best_cost:
+            best, best_cost = bars, cost
+    return best or {part: one_decimal(value, 0.0, 10.0) for part, value in exact.items()}
+
+
+def _added_up(bars: dict[str, float], percents: dict[str, int], person_score: float):
+    """The top of the scale's figure (one decimal) with which ``bars`` times their
+    ``percents`` make ``person_score`` to the shown decimal, or None when none does
+    (in thousandths of a point: a bar's tenths times its percent)."""
+    weighted = sum(percents[part] * round(10 * bars[part]) for part in percents)
+    person = 100 * round(10 * person_score)
+    top = round((person - weighted) / 100)
+    return top / 10 if abs(weighted + 100 * top - person) < 50 else None
+
+
+def combination(
+    breakdown: dict[str, float], person_score: float | None, score: float
+) -> Combination | None:
+    """How ``score`` follows from the counted bars of ``breakdown``, or None when it does
+    not to the shown decimal (or the person's score is unknown): then nothing is said.
+
+    The top of the scale's figure must be one a face of this person's score can have
+    (within 0.1: ``counted_bars``): below 8.1 it is 0, and bars that do not add up
+    are not made to by it."""
+    percents = part_percents()
+    if person_score is None or not percents or any(part not in breakdown for part in percents):
+        return None
+    bars = {part: float(breakdown[part]) for part in percents}
+    top = _added_up(bars, percents, person_score)
+    if top is None or not _possible_top(top, person_score):
+        return None
+    photo = (round(10 * score) - round(10 * person_score)) / 10
+    return Combination(bars, percents, top, photo, round(score, 1))
+
+
+def _possible_top(top: float, person_score: float) -> bool:
+    """Whether the top of the scale's figure ``top`` (one decimal) is within 0.1 of what
+    the scale adds at a standing that scores ``person_score``: 0 below 8.1."""
+    low, high = _top_range(round(10 * person_score))
+    return low - 0.1 < top < high + 0.1
+
+
+@functools.cache
+def _top_range(person_tenths: int) -> tuple[float, float]:
+    """The least and the most that the top of the scale adds at the standings scored
+    ``person_tenths`` tenths (none: infinite bounds that admit nothing)."""
+    record = face_score.parameters().record_standing
+
+    def first_reaching(tenths: int) -> float:
+        """The least standing scored at least ``tenths`` (the scale never falls)."""
+        low, high = -20.0, record + 1.0
+        if round(10 * face_score.scaled(low)) >= tenths:
+            return low
+        for _ in range(60):
+            middle = (low + high) / 2
+            if round(10 * face_score.scaled(middle)) >= tenths:
+                high = middle
+            else:
+                low = middle
+        return high
+
+    start, end = first_reaching(person_tenths), first_reaching(person_tenths + 1)
+    if start >= end:
+        return math.inf, -math.inf
+    tops = [top_of_scale(start + (end - start) * step / 200) for step in range(200)]
+    return min(tops), max(tops)
 
 
 def predicted(
