@@ -11,6 +11,7 @@ from prettyscore.photos.state import DELETE_ACCOUNT_WAIT, DELETE_WAIT, PhotosSta
 from prettyscore.ui import styles
 from prettyscore.ui.comparison import before_after_slider, photo_frame
 from prettyscore.ui.explanation import explanation_panel
+from prettyscore.ui.score import score_breakdown
 from prettyscore.ui.share import share_button, share_text_var
 from prettyscore.video.pages import video_dialog
 from prettyscore.video.state import VideoState
@@ -155,6 +156,17 @@ def _details_view() -> rx.Component:
         download_notice(),
         DELETE_WAIT.no_answer_notice(
             _NOTHING_UNDER_WAY, retry=DELETE_WAIT.retry(PhotosState.delete_selected, 0)
+        ),
+        rx.cond(
+            PhotosState.selected_bars.length() > 0,
+            rx.box(
+                score_breakdown(
+                    PhotosState.selected_bars,
+                    PhotosState.selected_apart,
+                    PhotosState.selected_sum,
+                ),
+                padding_top="1em",
+            ),
         ),
         rx.box(
             explanation_panel(photo.explanation_url, PhotosState.selected_notes),

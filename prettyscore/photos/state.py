@@ -13,8 +13,8 @@ import reflex as rx
 
 from prettyscore.accounts.service import CurrentUser
 from prettyscore.accounts.state import AuthState
-from prettyscore.analysis.kinds import FEET, HANDS
-from prettyscore.analysis.service import BREAKDOWN_NAMES
+from prettyscore.analysis.kinds import FACE, FEET, HANDS
+from prettyscore.analysis.service import BREAKDOWN_NAMES, saved_breakdown_view
 from prettyscore.analysis.tiers import score_text
 from prettyscore.core import messages, routes
 from prettyscore.core.db import run_in_session
@@ -63,6 +63,9 @@ class PhotoCard:
     metrics: list[Metric] = dataclasses.field(default_factory=list)
     # Where a card cut to another shape centres the photo (CSS object-position).
     focus: str = "50% 50%"
+    # What was scored (face, feet, hands, pet) and the stored breakdown, for the details.
+    kind: str = ""
+    breakdown: dict[str, float] = dataclasses.field(default_factory=dict)
 
 
 def photo_card(photo: Photo) -> PhotoCard:
@@ -84,6 +87,8 @@ def photo_card(photo: Photo) -> PhotoCard:
             for key, value in (photo.breakdown or {}).items()
         ],
         focus=card_focus(photo),
+        kind=photo.photo_type,
+        breakdown={str(key): float(value) for key, value in (photo.breakdown or {}).items()},
     )
 
 
@@ -130,6 +135,11 @@ class PhotosState(AuthState):
     has_more: bool = False
     selected: PhotoCard = PhotoCard()
     selected_notes: list[ExplanationNote] = []
+    # A saved face's breakdown, as /results shows it (``analysis.service.BreakdownView``);
+    # none for feet, hands and pets.
+    selected_bars: list[dict] = []
+    selected_apart: list[dict] = []
+    selected_sum: str = ""
     details_open: bool = False
     # The attempt ids of the latest presses run (``ui.server_wait``).
     _answered_attempts: list[str] = []
@@ -177,6 +187,7 @@ class PhotosState(AuthState):
         found = next((card for card in self.photos if card.id == photo_id), None)
         self.selected = found or PhotoCard()
         self.selected_notes = []
+        self._show_breakdown(found)
         self.details_open = found is not None
         if found is None or not found.explanation_url:
             return
@@ -190,6 +201,26 @@ class PhotosState(AuthState):
             return  # deleted meanwhile (in another tab): the dialog shows without notes
         if self.selected.id == found.id:
             self.selected_notes = explanation_notes(notes)
+            self._show_breakdown(found, notes)
+
+    def _show_breakdown(self, card: PhotoCard | None, notes: list[dict] | None = None) -> None:
+        """The selected face's bars; how its score follows from them once its notes
+        (which say what the photo added) are in."""
+        if card is None or card.kind != FACE:
+            self.selected_bars, self.selected_apart, self.selected_sum = [], [], ""
+            return
+        view = saved_breakdown_view(
+            card.kind,
+            card.score,
+            card.breakdown,
+            measured=bool(card.explanation_url),
+            notes=notes,
+        )
+        self.selected_bars, self.selected_apart, self.selected_sum = (
+            view.bars,
+            view.apart,
+            view.sum_line,
+        )
 
     @rx.event
     def set_details_open(self, is_open: bool):

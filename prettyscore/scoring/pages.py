@@ -38,8 +38,8 @@ from prettyscore.ui.components import (
 from prettyscore.ui.explanation import explanation_panel
 from prettyscore.ui.layout import page_layout
 from prettyscore.ui.score import (
-    breakdown_bars,
     footer_challenge_card,
+    score_breakdown,
     score_circle,
     special_panel,
     tier_badge,
@@ -418,11 +418,20 @@ def results_page() -> rx.Component:
             rx.vstack(
                 rx.grid(
                     rx.vstack(
+                        # The label once: in the tier badge right under the circle.
                         score_circle(
-                            ScoreState.score, ScoreState.label, ScoreState.emoji, ScoreState.color
+                            ScoreState.score,
+                            ScoreState.label,
+                            ScoreState.emoji,
+                            ScoreState.color,
+                            with_label=False,
                         ),
                         tier_badge(ScoreState.label, ScoreState.emoji, ScoreState.color),
-                        breakdown_bars(ScoreState.breakdown),
+                        score_breakdown(
+                            ScoreState.breakdown,
+                            ScoreState.breakdown_apart,
+                            ScoreState.breakdown_sum,
+                        ),
                         align="center",
                         spacing="4",
                         width="100%",

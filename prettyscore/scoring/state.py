@@ -84,7 +84,12 @@ class ScoreState(UploadProgress, AuthState):
     tier_key: str = ""
     emoji: str = ""
     color: str = ""
+    # The score's bars (the overall, then the counted parts with their shares), the
+    # parts shown apart, not counted, and how the score follows from the bars
+    # (``analysis.service.BreakdownView``).
     breakdown: list[dict] = []
+    breakdown_apart: list[dict] = []
+    breakdown_sum: str = ""
     image_url: str = ""
     edited_url: str = ""
     explanation_url: str = ""
@@ -259,7 +264,12 @@ class ScoreState(UploadProgress, AuthState):
         self.score, self.score_text = result.score, result.score_text
         self.label, self.tier_key = result.label, result.tier_key
         self.emoji, self.color = result.emoji, result.color
-        self.breakdown = scoring.breakdown_rows(result)
+        view = scoring.breakdown_view(result)
+        self.breakdown, self.breakdown_apart, self.breakdown_sum = (
+            view.bars,
+            view.apart,
+            view.sum_line,
+        )
         self.image_url = media_url(result.image_key)
         self.edited_url = media_url(result.edited_key) if result.edited_key else ""
         self.explanation_url = media_url(result.explanation_key) if result.explanation_key else ""

@@ -51,9 +51,12 @@ def _tint(color: Any, percent: int) -> rx.Var[str]:
 # ---------------------------------------------------------------------------
 # Score circle and tier badge
 # ---------------------------------------------------------------------------
-def score_circle(score: Any, label: Any, emoji: Any, color: Any) -> rx.Component:
+def score_circle(
+    score: Any, label: Any, emoji: Any, color: Any, *, with_label: bool = True
+) -> rx.Component:
     """The big circular score: ``8.7`` over ``/10``, its ring filled to score/10 in the
-    tier colour, with the tier emoji and label beneath.
+    tier colour, with the tier emoji and label beneath (``with_label=False``: without
+    them, for a page that shows them in the tier badge right under the circle).
 
     ``score`` is a Var[float] (1 to 10), ``label``, ``emoji`` and ``color`` Var[str] (any
     CSS colour). Plain values work too.
@@ -98,8 +101,21 @@ def score_circle(score: Any, label: Any, emoji: Any, color: Any) -> rx.Component
             background=ring,
             box_shadow=f"0 14px 40px {_tint(color, 40)}",
             role="img",
-            aria_label=messages.SCORE_ARIA_LABEL.format(score=shown, label=label),
+            aria_label=(
+                messages.SCORE_ARIA_LABEL.format(score=shown, label=label)
+                if with_label
+                else messages.SCORE_ONLY_ARIA_LABEL.format(score=shown)
+            ),
         ),
+        *(_circle_label(label, emoji, color) if with_label else ()),
+        align="center",
+        spacing="3",
+        data_testid="score-circle",
+    )
+
+
+def _circle_label(label: rx.Var, emoji: rx.Var, color: rx.Var) -> tuple[rx.Component, ...]:
+    return (
         rx.text(emoji, as_="span", font_size="2.25rem", line_height="1", aria_hidden="true"),
         rx.heading(
             label,
@@ -109,9 +125,6 @@ def score_circle(score: Any, label: Any, emoji: Any, color: Any) -> rx.Component
             color=_readable(color),
             data_testid="score-label",
         ),
-        align="center",
-        spacing="3",
-        data_testid="score-circle",
     )
 
 
@@ -136,26 +149,48 @@ def tier_badge(label: Any, emoji: Any, color: Any) -> rx.Component:
 # ---------------------------------------------------------------------------
 # Breakdown bars
 # ---------------------------------------------------------------------------
-def _breakdown_bar(item: rx.Var) -> rx.Component:
+def _breakdown_bar(
+    item: rx.Var, *, with_share: bool = False, counted: bool = True, testid: str = "breakdown-bar"
+) -> rx.Component:
+    """One bar: its name (``with_share``: and how much it counts, when the row says),
+    its value out of 10, and the bar; one ``counted=False`` is grey, not the brand's."""
     name = item["name"].to(str)
     value = item["value"].to(float)
     shown = _one_decimal(value)
+    title = rx.text(name, size="3", weight="medium")
+    if with_share:
+        share = item["share"].to(str)
+        title = rx.hstack(
+            title,
+            rx.cond(
+                share != "",
+                rx.text(share, size="2", color="var(--gray-11)", data_testid="breakdown-share"),
+            ),
+            align="baseline",
+            spacing="2",
+            wrap="wrap",
+        )
+    # A title that may wrap keeps the value on its first line, whole.
+    wrapping = {"align": "baseline"} if with_share else {}
     return rx.vstack(
         rx.hstack(
-            rx.text(name, size="3", weight="medium"),
+            title,
             rx.text(
                 messages.SCORE_VALUE_OUT_OF_TEN.format(value=shown),
                 size="3",
                 weight="bold",
-                color="var(--pink-11)",
+                color="var(--pink-11)" if counted else "var(--gray-11)",
+                **({"white_space": "nowrap"} if with_share or not counted else {}),
             ),
             justify="between",
             width="100%",
+            **wrapping,
         ),
         gradient_bar(
             value,
             "10px",
             transition="width 600ms ease",
+            fill=None if counted else "var(--gray-8)",
             width="100%",
             role="progressbar",
             aria_label=name,
@@ -166,24 +201,40 @@ def _breakdown_bar(item: rx.Var) -> rx.Component:
         ),
         spacing="2",
         width="100%",
-        data_testid="breakdown-bar",
+        data_testid=testid,
     )
 
 
+def _plain_bar(item: rx.Var) -> rx.Component:
+    return _breakdown_bar(item)
+
+
+def _counted_bar(item: rx.Var) -> rx.Component:
+    return _breakdown_bar(item, with_share=True)
+
+
+def _apart_bar(item: rx.Var) -> rx.Component:
+    return _breakdown_bar(item, counted=False, testid="breakdown-apart-bar")
+
+
 def gradient_bar(
-    value: rx.Var, height: str, transition: str | None = None, **props: Any
+    value: rx.Var,
+    height: str,
+    transition: str | None = None,
+    fill: str | None = None,
+    **props: Any,
 ) -> rx.Component:
-    """A rounded bar filled with the brand gradient to ``value`` out of 10 (``props`` go
-    on the track: its width, its role and labels)."""
-    fill = {"transition": transition} if transition else {}
+    """A rounded bar filled with the brand gradient (or ``fill``) to ``value`` out of 10
+    (``props`` go on the track: its width, its role and labels)."""
+    moving = {"transition": transition} if transition else {}
     return rx.box(
         rx.box(
             height="100%",
             width=f"{value * 10}%",
             max_width="100%",
             border_radius="999px",
-            background=styles.BRAND_GRADIENT,
-            **fill,
+            background=fill or styles.BRAND_GRADIENT,
+            **moving,
         ),
         height=height,
         border_radius="999px",
@@ -202,7 +253,56 @@ def breakdown_bars(items: Any, heading: str | None = messages.BREAKDOWN_HEADING)
     title = [rx.heading(heading, as_="h2", size="5")] if heading else []
     return rx.vstack(
         *title,
-        rx.foreach(rx.Var.create(items).to(list[dict[str, Any]]), _breakdown_bar),
+        rx.foreach(rx.Var.create(items).to(list[dict[str, Any]]), _plain_bar),
+        spacing="4",
+        width="100%",
+        data_testid="breakdown",
+    )
+
+
+def score_breakdown(
+    bars: Any, apart: Any, sum_line: Any, heading: str | None = messages.BREAKDOWN_HEADING
+) -> rx.Component:
+    """The face's breakdown (``analysis.service.BreakdownView``): the score's bars, each
+    with how much it counts ("counts 72%"), then how the score follows from them (the
+    ``sum_line``, when there is one), then the parts shown but not counted, apart, in
+    grey, and said to be so.
+
+    ``bars`` and ``apart`` are Var[list[dict]] of ``name``, ``value`` and ``share``;
+    ``sum_line`` a Var[str]. ``heading`` titles the block; pass None to leave it out.
+    """
+    bars, apart = (rx.Var.create(rows).to(list[dict[str, Any]]) for rows in (bars, apart))
+    sum_line = rx.Var.create(sum_line).to(str)
+    title = [rx.heading(heading, as_="h2", size="5")] if heading else []
+    return rx.vstack(
+        *title,
+        rx.foreach(bars, _counted_bar),
+        rx.cond(
+            sum_line != "",
+            rx.text(
+                sum_line,
+                size="2",
+                weight="medium",
+                color="var(--gray-12)",
+                width="100%",
+                padding="0.5rem 0.75rem",
+                border_radius="10px",
+                background="var(--gray-a2)",
+                data_testid="breakdown-sum",
+            ),
+        ),
+        rx.cond(
+            apart.length() > 0,
+            rx.vstack(
+                rx.foreach(apart, _apart_bar),
+                rx.text(messages.BREAKDOWN_NOT_COUNTED, size="2", color="var(--gray-11)"),
+                spacing="2",
+                width="100%",
+                padding_top="0.75rem",
+                border_top="1px dashed var(--gray-a7)",
+                data_testid="breakdown-apart",
+            ),
+        ),
         spacing="4",
         width="100%",
         data_testid="breakdown",

@@ -11,6 +11,7 @@ from playwright.sync_api import expect
 from skimage import data
 from sqlmodel import Session, select
 
+from prettyscore.analysis import tiers
 from prettyscore.core import constants, messages
 from prettyscore.core.db import make_engine
 from prettyscore.photos.models import Photo
@@ -27,6 +28,7 @@ from tests.e2e.flows import (
     wait_for_path,
 )
 from tests.e2e.test_no_lost_click import HeldClicks, expect_no_answer_notice
+from tests.e2e.test_phone_layout import measure
 
 pytestmark = pytest.mark.e2e
 
@@ -318,6 +320,75 @@ def no_sideways_scroll(page) -> bool:
     return page.evaluate("document.documentElement.scrollWidth <= window.innerWidth")
 
 
+#: How the score follows from the bars, as the breakdown says it.
+BREAKDOWN_SUM = re.compile(
+    r"Your score: (?P<harmony>\d+\.\d) × (?P<harmony_share>\d+)% "
+    r"\+ (?P<skin>\d+\.\d) × (?P<skin_share>\d+)%"
+    r"(?: (?P<top_sign>[+−]) (?P<top>\d+\.\d) for the top of the scale)?"
+    r"(?: (?P<photo_sign>[+−]) (?P<photo>\d+\.\d) for the photo)?"
+    r" = (?P<score>\d+(?:\.\d)?)"
+)
+
+
+def shown_bars(breakdown, testid: str) -> list[tuple[str, float, str]]:
+    """Each bar's name, value and share ("counts 72%", or "")."""
+    rows = []
+    for bar in breakdown.get_by_test_id(testid).all():
+        meter = bar.get_by_role("progressbar")
+        share = bar.get_by_test_id("breakdown-share")
+        rows.append(
+            (
+                meter.get_attribute("aria-label"),
+                float(meter.get_attribute("aria-valuenow")),
+                share.inner_text() if share.count() else "",
+            )
+        )
+    return rows
+
+
+def tenths(sign: str | None, value: str | None) -> int:
+    return 0 if value is None else (-1 if sign == "−" else 1) * round(10 * float(value))
+
+
+def shown_breakdown(scope, score: float) -> dict:
+    """The face's breakdown in ``scope`` (the results page, a saved photo's dialog), checked
+    as a person reads it: the score's bars are the overall and the two counted parts with
+    their shares; Symmetry stands below them, said not to count; the sum line under the
+    bars adds the shown bars up to the shown ``score``."""
+    breakdown = scope.get_by_test_id("breakdown")
+    expect(breakdown.get_by_test_id("breakdown-sum")).to_be_visible()
+    bars = shown_bars(breakdown, "breakdown-bar")
+    assert [name for name, _, _ in bars] == ["Overall", "Facial Harmony", "Skin Quality"]
+    (_, overall, no_share), (_, harmony, harmony_share), (_, skin, skin_share) = bars
+    assert (overall, no_share) == (score, "")
+    apart = breakdown.get_by_test_id("breakdown-apart")
+    expect(apart.get_by_text(messages.BREAKDOWN_NOT_COUNTED)).to_be_visible()
+    assert [name for name, _, _ in shown_bars(apart, "breakdown-apart-bar")] == ["Symmetry"]
+    total = breakdown.get_by_test_id("breakdown-sum")
+    last_bar = breakdown.get_by_test_id("breakdown-bar").last.bounding_box()
+    assert last_bar["y"] + last_bar["height"] <= total.bounding_box()["y"]
+    assert total.bounding_box()["y"] < apart.bounding_box()["y"]
+    text = total.inner_text()
+    line = BREAKDOWN_SUM.fullmatch(text)
+    assert line, text
+    assert (float(line["harmony"]), f"counts {line['harmony_share']}%") == (harmony, harmony_share)
+    assert (float(line["skin"]), f"counts {line['skin_share']}%") == (skin, skin_share)
+    assert float(line["score"]) == score
+    # The arithmetic holds to the shown decimal (thousandths: tenths times percent).
+    added = (
+        round(10 * harmony) * int(line["harmony_share"])
+        + round(10 * skin) * int(line["skin_share"])
+        + 100 * tenths(line["top_sign"], line["top"])
+        + 100 * tenths(line["photo_sign"], line["photo"])
+    )
+    assert abs(added - 100 * round(10 * score)) < 50, text
+    return {"bars": bars, "apart": shown_bars(apart, "breakdown-apart-bar"), "sum": text}
+
+
+def visible_count(locator) -> int:
+    return sum(1 for index in range(locator.count()) if locator.nth(index).is_visible())
+
+
 def shown_notes(panel) -> list[str]:
     notes = panel.get_by_test_id("explanation-note")
     expect(notes.first).to_be_visible()
@@ -331,6 +402,17 @@ def test_the_score_is_explained_on_a_phone_and_again_in_my_photos(
     page.set_viewport_size({"width": 390, "height": 844})
     new_member(page, base, "explained")
     score_from_upload_page(page, base, photos["face"])
+
+    # The breakdown says which parts count, how much, and how they make the score; the
+    # label is said once, in the badge under the score.
+    results = page.get_by_test_id("results")
+    score = float(results.get_by_test_id("score-value").inner_text())
+    breakdown = shown_breakdown(results, score)
+    label = tiers.tier_for(score).label
+    assert visible_count(results.get_by_text(label, exact=True)) == 1
+    expect(results.get_by_test_id("tier-badge")).to_contain_text(label)
+    layout = measure(page)
+    assert layout["scroll"] <= layout["inner"], layout["found"]
 
     panel, picture = shown_explanation(page)
     assert picture.evaluate("img => img.naturalWidth") > 0
@@ -361,4 +443,8 @@ def test_the_score_is_explained_on_a_phone_and_again_in_my_photos(
     expect(details.get_by_role("img", name=messages.MEASURED_LINES_ALT)).to_have_js_property(
         "complete", True
     )
+    # The saved photo's details show the same breakdown and sum.
+    assert shown_breakdown(page.get_by_role("dialog"), score) == breakdown
     assert no_sideways_scroll(page)
+    layout = measure(page)
+    assert layout["scroll"] <= layout["inner"], layout["found"]
