@@ -792,6 +792,7 @@ VERIFICATION_REJECT = "Reject"
 FEET_PHOTO_UNUSABLE = "We couldn't judge this photo — please upload a clear photo of your feet."
 HANDS_PHOTO_UNUSABLE = "We couldn't judge this photo — please upload a clear photo of your hands."
 NO_HAND_FOUND = "No hand found — please upload a clear photo of your hand, fingers spread."
+NO_FEET_FOUND = "No feet found — please upload a clear photo of your feet."
 PET_PHOTO_UNUSABLE = "We couldn't judge this photo — please upload a clear photo of your pet."
 
 # ---------------------------------------------------------------------------

@@ -8,10 +8,11 @@ face (``body_pet``), and ``body_calibration`` turns the measures into the kind's
 sub-scores and its overall score. The same pixels always give the same figures.
 
 A photo that cannot be judged at all is refused: one too small to look at, or blank (a
-plain colour, a smooth gradient, noise on a flat field); so is a hands photo in which
-no hand is found, as a photo without a face is on the face page. Anything else, even a
-feet or pet photo of something else, gets a fair score from what it shows: the results
-are for entertainment.
+plain colour, a smooth gradient, noise on a flat field). So is a hands photo in which
+no hand is found, as a photo without a face is on the face page, and a feet photo that
+shows no feet (``body_subject``): one with too little skin standing out from its
+background, a face, or a cat's face. A pet photo of anything else gets a fair score from
+what it shows: the results are for entertainment.
 """
 
 from __future__ import annotations
@@ -19,7 +20,7 @@ from __future__ import annotations
 import numpy as np
 
 from prettyscore.analysis import kinds
-from prettyscore.analysis.engines import body_calibration, hand_landmarks
+from prettyscore.analysis.engines import body_calibration, body_subject, hand_landmarks
 from prettyscore.analysis.engines import body_measures as bm
 from prettyscore.analysis.engines.base import BodyAnalysis
 from prettyscore.core import messages
@@ -52,6 +53,8 @@ class BodyPhotoEngine:
 
     def analyse(self, image: np.ndarray) -> BodyAnalysis:
         copies = self.usable_copies(image)
+        if self.kind == kinds.FEET:
+            body_subject.check_feet(copies)
         hand = None
         if self.kind == kinds.HANDS:
             rgb = bm.as_rgb(image)
