@@ -1,5 +1,6 @@
-"""Feet, hands and pet scores in a real browser: a free member's one feet trial, a
-premium member's hands score saved to My Photos, and pets for members only."""
+"""Feet, hands and pet scores in a real browser: a free member's one feet trial on a
+phone (a portrait refused as no feet, at no cost), a premium member's hands score saved
+to My Photos, and pets for members only."""
 
 from __future__ import annotations
 
@@ -28,11 +29,12 @@ from tests.e2e.flows import (
     wait_for_path,
     with_app_database,
 )
-from tests.fixtures.body_photos import real_hand
+from tests.fixtures.body_photos import Scene, feet, real_hand
 
 pytestmark = pytest.mark.e2e
 
 SCORE = re.compile(r"^(10|\d(\.\d)?)$")  # 8.3, 9, 10
+PHONE = (390, 844)
 
 
 def shown(score: float) -> str:
@@ -41,13 +43,16 @@ def shown(score: float) -> str:
 
 @pytest.fixture(scope="module")
 def photos(tmp_path_factory):
-    """Real photos as a person would pick them: a portrait, a hand and a cat."""
+    """Photos as a person would pick them: a portrait, a hand, a cat (real photos) and
+    feet (drawn: there is no real photo of feet to test on)."""
     folder = tmp_path_factory.mktemp("body-photos")
     cat = folder / "chelsea.jpg"
     Image.fromarray(data.chelsea()).save(cat, format="JPEG", quality=92)
     hand = folder / "hand.jpg"
     Image.fromarray(real_hand("adult-palm")).save(hand, format="JPEG", quality=92)
-    return {"person": astronaut_jpeg(folder), "cat": cat, "hand": hand}
+    bare_feet = folder / "feet.jpg"
+    Image.fromarray(feet(Scene(skin="deep"))).save(bare_feet, format="JPEG", quality=92)
+    return {"person": astronaut_jpeg(folder), "cat": cat, "hand": hand, "feet": bare_feet}
 
 
 def make_premium(app_server, address: str) -> uuid.UUID:
@@ -86,9 +91,10 @@ def get_the_score(page, button: str, results_path: str) -> None:
 
 
 def test_a_free_member_uses_the_feet_trial_once_and_is_then_offered_premium(
-    page, app_server, photos
+    new_context, app_server, photos
 ):
     base = app_server.base_url
+    page = new_context(viewport=PHONE).new_page()
     address = new_member(page, base, "feet")
     open_page(page, f"{base}/feet-upload")
     locked = page.get_by_test_id("gate-locked")
@@ -100,7 +106,19 @@ def test_a_free_member_uses_the_feet_trial_once_and_is_then_offered_premium(
     expect(upload.get_by_role("heading", name=messages.TITLE_FEET_UPLOAD)).to_be_visible()
     upload.get_by_role("button", name=messages.GET_MY_SCORE).click()
     expect(page.get_by_text(messages.PLEASE_UPLOAD_PHOTO_FIRST_NO_BANG)).to_be_visible()
+
+    # A portrait shows no feet: the analysis refuses it, the trial is not spent and
+    # nothing is saved.
     choose_from_gallery(page, photos["person"])
+    upload.get_by_role("button", name=messages.GET_MY_SCORE).click()
+    expect(page.get_by_text(messages.NO_FEET_FOUND)).to_be_visible()
+    wait_for_path(page, "/feet-upload")
+    expect(locked).to_have_count(0)
+    assert uses(app_server, address, gates.FEET_SCORING) == 0
+    assert saved_photos(app_server, address) == []
+
+    upload.get_by_role("button", name=messages.CHANGE_PHOTO).click()
+    choose_from_gallery(page, photos["feet"])
     get_the_score(page, messages.GET_MY_SCORE, "/feet-results")
 
     results = page.get_by_test_id("body-results")
