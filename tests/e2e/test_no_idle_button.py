@@ -15,6 +15,7 @@ from __future__ import annotations
 import re
 
 import pytest
+from PIL import Image
 from playwright.sync_api import expect
 from sqlmodel import func, select
 
@@ -54,6 +55,7 @@ from tests.e2e.test_body_scoring import choose_from_gallery, get_the_score
 from tests.e2e.test_no_lost_click import HeldClicks, expect_no_answer_notice
 from tests.e2e.test_personality import make_premium, on_question, quiz
 from tests.e2e.test_phone_layout import measure
+from tests.fixtures.body_photos import Scene, feet
 
 # That a retry runs once is up to the tab's state and its lock (Redis's in production) and
 # to the database.
@@ -362,7 +364,9 @@ def test_an_unanswered_free_trial_and_save_of_a_feet_score_each_run_once(
         assert db.exec(select(FeatureTrial.trials_used).where(*where)).one() == 1
 
     clicks.event, clicks.holding = "body_score_state.save", True
-    choose_from_gallery(page, astronaut_jpeg(tmp_path))
+    bare_feet = tmp_path / "feet.jpg"
+    Image.fromarray(feet(Scene(skin="deep"))).save(bare_feet, format="JPEG", quality=92)
+    choose_from_gallery(page, bare_feet)
     get_the_score(page, messages.GET_MY_SCORE, "/feet-results")
     save = page.get_by_role("button", name=messages.SAVE_TO_DASHBOARD)
     press_held(page, clicks, save, "body_save")

@@ -21,7 +21,7 @@ from prettyscore.core.model_types import utcnow
 from prettyscore.gates import service as gates
 from prettyscore.gates.models import FeatureUsage
 from prettyscore.scoring import body_service
-from tests.fixtures.body_photos import real_hand
+from tests.fixtures.body_photos import Scene, feet, real_hand
 from tests.fixtures.photos import astronaut, chelsea, coffee
 
 
@@ -144,7 +144,7 @@ def test_a_free_members_trial_gives_one_feet_score_and_is_then_used_up(
     uid = member(db, "trial")
     gates.activate_trial(db, uid, gates.FEET_SCORING)
     db.commit()
-    key = body_service.stage_body_photo(store, owner, jpeg(astronaut()))
+    key = body_service.stage_body_photo(store, owner, jpeg(feet(Scene(skin="deep"))))
 
     result = body_service.analyse_for_member(db_factory, store, uid, key, FEET)
     assert result.kind == FEET and result.image_key == key
