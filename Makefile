@@ -27,6 +27,13 @@ LIGHTHOUSE_VERSION := 13.5.0
 LIGHTHOUSE_DIR := .tools/lighthouse
 LIGHTHOUSE_STAMP := $(LIGHTHOUSE_DIR)/.installed-lighthouse-$(LIGHTHOUSE_VERSION)
 
+# axe-core (npm, MPL-2.0) for the accessibility browser test (tests/e2e/test_accessibility.py):
+# one script of about 600 kB, installed once into .tools/axe-core/ by `make test` or
+# `make axe-core`.
+AXE_VERSION := 4.14.1
+AXE_DIR := .tools/axe-core
+AXE_STAMP := $(AXE_DIR)/.installed-axe-core-$(AXE_VERSION)
+
 # Nothing leaves this machine at run or test time: no telemetry, no version check.
 export PORT
 export REFLEX_TELEMETRY_ENABLED := false
@@ -37,7 +44,7 @@ export PIP_DISABLE_PIP_VERSION_CHECK := 1
 JS_ENV = js_env="$$(scripts/js-env)"; eval "$$js_env"
 
 .PHONY: help run worker test lint format bench clean setup setup-dev migrate chromium bench-chromium \
-	lighthouse openblas
+	lighthouse axe-core openblas
 
 help:
 	@echo "make run     set up, apply migrations, start PrettyScore on http://localhost:$(PORT)"
@@ -132,6 +139,14 @@ $(LIGHTHOUSE_STAMP):
 
 lighthouse: $(LIGHTHOUSE_STAMP)
 
+$(AXE_STAMP):
+	@echo "Installing axe-core $(AXE_VERSION) into $(AXE_DIR)/ for the accessibility test (npm)..."
+	@$(JS_ENV); npm install --prefix $(AXE_DIR) --no-audit --no-fund --loglevel=error \
+		axe-core@$(AXE_VERSION)
+	touch $@
+
+axe-core: $(AXE_STAMP)
+
 # --- Run ------------------------------------------------------------------------------
 
 run: setup migrate
@@ -164,7 +179,7 @@ worker: setup migrate
 # two processes at once, took three times as long).
 TEST_PROCESSES ?= 3
 BROWSER_TEST_PROCESSES ?= 3
-test: setup-dev chromium
+test: setup-dev chromium axe-core
 	@$(JS_ENV); export CHROMIUM="$(CHROMIUM)" OPENBLAS_NUM_THREADS=1; \
 	if [ -n "$(PYTEST_ARGS)" ]; then exec $(BIN)/python -m pytest $(PYTEST_ARGS); fi; \
 	without_browser=0; in_browser=0; \
