@@ -57,18 +57,28 @@ def explain(store: MediaStore, photo_key: str, pixels: np.ndarray, analysis: Fac
     return Explanation(image_key=key, notes=note_rows(analysis))
 
 
+#: The note on the photo's part (``face_calibration.photo_notes``): its row also keeps
+#: what the photo added to the person's score, so a saved photo's details can show how
+#: the score follows from its bars.
+PHOTO_NOTE_KEY = "photo"
+
+
 def note_rows(analysis: FaceAnalysis) -> list[dict]:
     """Each measure as the page lists it: its part, its sentence, and whether it is in
-    its ideal range (plain values only: they are stored as JSON with the photo)."""
-    return [
-        {
+    its ideal range (plain values only: they are stored as JSON with the photo); the
+    photo's note also carries ``photo_effect``, the score less the person's."""
+    rows = []
+    for note in analysis.notes:
+        row = {
             "part": note.part,
             "part_name": BREAKDOWN_NAMES.get(note.part, note.part),
             "text": note.text,
             "in_range": bool(note.in_ideal_range),
         }
-        for note in analysis.notes
-    ]
+        if note.key == PHOTO_NOTE_KEY and analysis.person_score is not None:
+            row["photo_effect"] = round(analysis.score - analysis.person_score, 1)
+        rows.append(row)
+    return rows
 
 
 def measured_picture(pixels: np.ndarray, analysis: FaceAnalysis) -> Image.Image:

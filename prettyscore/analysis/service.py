@@ -8,7 +8,6 @@ kept on the server: the browser only ever receives them to display.
 
 from __future__ import annotations
 
-import re
 import secrets
 from dataclasses import asdict, dataclass, field
 
@@ -205,9 +204,8 @@ def saved_breakdown_view(
     """A saved photo's breakdown, as its details show it, from what is stored: the
     score, the breakdown, whether the face was ``measured`` (it has the picture of "How
     we got your score") and that panel's ``notes`` (None: not loaded yet). The person's
-    score is the score less what the photo's note says the photo added (derived here, at
-    read time: the stored breakdown keeps only its documented keys); without that note
-    the sum is not said."""
+    score is the score less what the photo added, kept with the photo's note (the stored
+    breakdown keeps only its documented keys); without it the sum is not said."""
     breakdown = {str(key): float(value) for key, value in (breakdown or {}).items()}
     if kind != kinds.FACE or not measured:
         return _plain_view(score, breakdown)
@@ -265,21 +263,10 @@ def sum_line(combined: face_calibration.Combination | None) -> str:
     return messages.BREAKDOWN_SUM.format(terms=line, score=tiers.score_text(combined.score))
 
 
-# What the photo's note says it did to the score (``face_calibration.photo_notes``).
-_PHOTO_ADDED = re.compile(r"this clear photo added (\d+\.\d) to your score")
-_PHOTO_TOOK = re.compile(r"this photo took (\d+\.\d) off your score")
-_PHOTO_NEITHER = "this photo neither added to nor took from your score"
-
-
 def photo_effect(notes: list[dict]) -> float | None:
-    """What the photo added to the score (negative: took off), as its note says, or None
-    when no note says it."""
+    """What the photo added to the score (negative: took off), as kept with its note
+    (``explanation.note_rows``), or None for notes kept without it."""
     for note in notes:
-        text = str(note.get("text", ""))
-        if added := _PHOTO_ADDED.search(text):
-            return float(added.group(1))
-        if took := _PHOTO_TOOK.search(text):
-            return -float(took.group(1))
-        if _PHOTO_NEITHER in text:
-            return 0.0
+        if (effect := note.get("photo_effect")) is not None:
+            return float(effect)
     return None

@@ -174,12 +174,15 @@ def test_a_saved_face_shows_the_same_breakdown_and_sum_from_what_is_stored(analy
         assert (early.bars, early.apart, early.sum_line) == (saved.bars, saved.apart, "")
 
 
-def test_the_photos_note_says_what_the_sum_takes_for_the_photo(analysed):
-    analysis = analysed["astronaut"]
-    for person, score in ((7.0, 7.1), (7.0, 6.8), (7.3, 7.3)):
-        notes = face_calibration.photo_notes(analysis.measures, analysis.photo, person, score)
-        rows = [{"text": note.text} for note in notes]
-        assert service.photo_effect(rows) == pytest.approx(round(score - person, 1))
+def test_the_photos_note_keeps_what_the_sum_takes_for_the_photo(analysed):
+    for analysis in analysed.values():
+        rows = explanation.note_rows(analysis)
+        effect = round(analysis.score - analysis.person_score, 1)
+        assert service.photo_effect(rows) == pytest.approx(effect)
+        # The same figure the note's sentence tells the person.
+        (photo,) = [row for row in rows if "photo_effect" in row]
+        said = f"{abs(effect):.1f}" if effect else "neither added to nor took from"
+        assert said in photo["text"]
     assert service.photo_effect([{"text": "Eyes: mirror each other within 0.4%"}]) is None
 
 
