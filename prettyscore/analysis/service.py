@@ -63,6 +63,8 @@ class ScoreResult:
     # The person's score before the photo's nudge (the face's measuring engine only):
     # with it the page shows how the score follows from the bars.
     person_score: float | None = None
+    # The token of this score's shared page (``scoring.share_links``), once written.
+    share_token: str = ""
 
     def to_dict(self) -> dict:
         """A plain form, kept in the tab's server-side state between events."""

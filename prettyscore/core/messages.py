@@ -1017,6 +1017,12 @@ SERVICE_BRIEFLY_UNAVAILABLE = "The service is briefly unavailable. Please try ag
 # ---- small fixes: share link, free videos left, detailed analysis from the dashboard ----
 # Our own copy (the toast 'Link copied to clipboard!' is LINK_COPIED above).
 SHARE_COPY_LINK = "Copy Link"
+# Our own copy: the page a shared score's link opens (scoring.share_pages).
+SHARED_SCORE_TITLE = "A shared score"
+SHARED_SCORE_HEADING = "Someone got this PrettyScore"
+SHARED_SCORE_NO_PHOTO = "Only the score is shared: the photo stays private to its owner."
+SHARED_SCORE_GET_YOURS = "Get your own score"
+SHARED_SCORE_GONE = "This shared score is not here"
 FREE_VIDEOS_LEFT = "{left} of {total} free videos left"
 UNLIMITED_VIDEOS = "Unlimited videos"
 

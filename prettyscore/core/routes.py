@@ -54,6 +54,14 @@ ADMIN_PAYOUTS = "/admin/payouts"
 ADMIN_VERIFICATION = "/admin/verification"
 
 
+SHARED_SCORE = "/s"
+
+
+def shared_score(token: object) -> str:
+    """The page of a shared score (``scoring.share_links``)."""
+    return f"{SHARED_SCORE}/{token}"
+
+
 def chat(request_id: object) -> str:
     """The chat page of one contact request."""
     return f"{MESSAGES}/{request_id}"

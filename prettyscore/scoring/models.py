@@ -27,3 +27,23 @@ class ShownResult(SQLModel, table=True):
     browser_digests: list = json_field(list)
     result: dict = json_field()
     updated_at: datetime = Field(default_factory=utcnow, sa_type=UTCDateTime, index=True)
+
+
+class SharedScore(SQLModel, table=True):
+    """A score someone chose to share: what its link's page shows, and nothing more.
+
+    The page at ``/s/{token}`` shows the score, its label and its tier, never the
+    photo (photos stay private to the browser or member that took them). The token is
+    random and unguessable; a row is written once per scored photo, when its result is
+    first shown, so the result's Copy Link and the share options carry it at once.
+    """
+
+    __tablename__ = "shared_scores"
+
+    token: str = Field(primary_key=True, max_length=32)
+    score: float
+    label: str = Field(max_length=64)
+    tier_key: str = Field(max_length=32)
+    emoji: str = Field(max_length=16)
+    color: str = Field(max_length=32)
+    created_at: datetime = Field(default_factory=utcnow, sa_type=UTCDateTime)

@@ -5,11 +5,10 @@ from __future__ import annotations
 import reflex as rx
 
 from prettyscore.core import messages, routes
-from prettyscore.core.settings import get_settings
 from prettyscore.editing import components as edit_controls
 from prettyscore.editing.presets import UPSCALE_PROMPT
 from prettyscore.leaderboard.components import entry_fields
-from prettyscore.scoring import best_photo_pages, body_pages
+from prettyscore.scoring import best_photo_pages, body_pages, share_pages
 from prettyscore.scoring.best_photo_pages import best_photo_offer
 from prettyscore.scoring.state import (
     CUSTOM_EDIT_WAIT,
@@ -445,7 +444,7 @@ def results_page() -> rx.Component:
                 # after it: on a phone they are not three screens down, past the
                 # explanation and the edits.
                 _actions(),
-                share_panel(text, ScoreState.image_url, get_settings().public_url),
+                share_panel(text, ScoreState.image_url, ScoreState.share_url),
                 best_photo_offer(margin_x="auto"),
                 # Below: built a moment later, in slices.
                 deferred(
@@ -501,6 +500,7 @@ def register(app: rx.App) -> None:
     and "which photo shows you best"."""
     body_pages.register(app)
     best_photo_pages.register(app)
+    share_pages.register(app)
     app.add_page(
         upload_page,
         route=routes.UPLOAD,

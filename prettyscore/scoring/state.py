@@ -26,7 +26,7 @@ from prettyscore.core.workers import edit_work, photo_work
 from prettyscore.editing import service as editing
 from prettyscore.photos import card as result_card
 from prettyscore.photos import service as photos_service
-from prettyscore.scoring import shown_state
+from prettyscore.scoring import share_links, shown_state
 from prettyscore.ui import ai_edit, early_photo
 from prettyscore.ui.explanation import ExplanationNote, explanation_notes
 from prettyscore.ui.guarded import guarded
@@ -93,6 +93,8 @@ class ScoreState(UploadProgress, AuthState):
     image_url: str = ""
     edited_url: str = ""
     explanation_url: str = ""
+    # Copy Link's address and the one the share options carry: this score's own page.
+    share_url: str = ""
     explanation_notes: list[ExplanationNote] = []
     special_panel: str = ""
     saved: bool = False
@@ -227,6 +229,7 @@ class ScoreState(UploadProgress, AuthState):
             async with self:
                 self.analyzing, self.progress = False, 0
             return [call.toast]
+        result = await _with_share_link(result)
         async with self:
             self._show_result(result)
             await self._keep_shown_result()
@@ -273,6 +276,7 @@ class ScoreState(UploadProgress, AuthState):
         self.image_url = media_url(result.image_key)
         self.edited_url = media_url(result.edited_key) if result.edited_key else ""
         self.explanation_url = media_url(result.explanation_key) if result.explanation_key else ""
+        self.share_url = share_links.link_url(result.share_token)
         self.explanation_notes = explanation_notes(result.explanation)
         self.special_panel = result.special_panel
         self.saved = False
@@ -477,3 +481,11 @@ class ScoreState(UploadProgress, AuthState):
 async def shown_result(scores: ScoreState) -> ScoreResult | None:
     """The result this tab's /results shows (the editor opens it), or None."""
     return await scores._shown_result()
+
+
+async def _with_share_link(result: ScoreResult) -> ScoreResult:
+    """``result`` with its shared page written; without one (the database failed), Copy
+    Link and the share options carry the site's address, as they did before."""
+    with guarded("Writing a shared score's page", fallback=None, refusals=False) as call:
+        token = await run_in_session(share_links.create_link, result)
+    return result if call.failed else dataclasses.replace(result, share_token=token)

@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import re
 from datetime import timedelta
+from urllib.parse import urlparse
 
 import pytest
 from PIL import Image
@@ -31,23 +32,39 @@ from tests.e2e.flows import (
     wait_for_path,
     with_app_database,
 )
+from tests.e2e.test_phone_layout import measure
 from tests.personality.test_analysis import SHAPES, answers
 
 pytestmark = pytest.mark.e2e
 
 
-def test_copy_link_in_the_share_panel_copies_the_link_and_says_so(page, app_server, tmp_path):
+def test_copy_link_copies_this_scores_own_page_and_says_so(page, new_context, app_server, tmp_path):
     page.context.grant_permissions(["clipboard-read", "clipboard-write"])
     score_photo(page, app_server.base_url, astronaut_jpeg(tmp_path))
     panel = page.get_by_test_id("share-panel")
     panel.get_by_role("button", name=messages.SHARE_COPY_LINK).click()
     expect(page.get_by_text(messages.LINK_COPIED, exact=True)).to_be_visible()
-    # The site's public link (the same one the X/Twitter and Facebook options carry).
+    # This score's own page (the same link the X/Twitter and Facebook options carry).
     copied = page.evaluate("navigator.clipboard.readText()")
-    assert copied.startswith("http")
+    assert re.match(r"^https?://[^/]+/s/[\w-]{16,}$", copied), copied
     assert f"url={copied}" in panel.get_by_test_id("share-x-twitter").get_attribute("href").replace(
         "%3A", ":"
     ).replace("%2F", "/")
+    score = shown_score(page)
+    label = page.get_by_test_id("tier-badge").first.locator("span").last.inner_text()
+
+    # Someone else opens it: the score and its label, and not the photo.
+    stranger = new_context(viewport=(390, 800)).new_page()
+    open_page(stranger, app_server.base_url + urlparse(copied).path)
+    shared = stranger.get_by_test_id("shared-score")
+    expect(shared.get_by_test_id("tier-badge")).to_contain_text(label)
+    expect(shared.get_by_text(f"{score:.1f}".removesuffix(".0"), exact=True)).to_be_visible()
+    expect(stranger.get_by_text(messages.SHARED_SCORE_NO_PHOTO)).to_be_visible()
+    expect(stranger.locator("main img")).to_have_count(0)
+    layout = measure(stranger)
+    assert layout["scroll"] <= layout["inner"], layout["found"]
+    open_page(stranger, f"{app_server.base_url}/s/no-such-token-at-all")
+    expect(stranger.get_by_text(messages.SHARED_SCORE_GONE)).to_be_visible()
     # Each option's visible text is its network's name, and its accessible name holds it.
     for test_id, network in (
         ("share-x-twitter", messages.SHARE_X_TWITTER),

@@ -294,6 +294,7 @@ HANDLERS: dict[str, Rule] = {
     "ScoreState.upload_ended": Rule(EVERYONE, args=lambda w: (False,)),
     "ScoreState.analyse": Rule(EVERYONE, skip=BACKGROUND),
     "ScoreState.open_results": Rule(EVERYONE),
+    "SharedScoreState.open_shared": Rule(EVERYONE),
     "ScoreState.end_celebration": Rule(EVERYONE, skip=BACKGROUND),
     "ScoreState.save_photo": Rule(MEMBERS, visitor=QUIET, why=NO_RESULT),
     "ScoreState.join_leaderboard": Rule(
@@ -371,6 +372,7 @@ PAGES: dict[str, Page] = {
     "pet-results": Page(EVERYONE),
     "upload": Page(EVERYONE),
     "results": Page(EVERYONE),
+    "s/[share_token]": Page(EVERYONE),
     "best-photo": Page(EVERYONE),
     "dashboard": Page(MEMBERS),
     "user-dashboard": Page(MEMBERS),
