@@ -113,10 +113,9 @@ _CARD_ROWS = {
         },
         "& td[data-label='']::before": {"display": "none"},
     },
-    # Wide enough for columns: a header wraps between its words, never inside one; a
-    # cell's word too long for any line (an email, a code) breaks where it must.
-    "& th": {"overflow_wrap": "normal", "word_break": "normal"},
-    "& td": {"overflow_wrap": "break-word"},
+    # Wide enough for columns: headers and figures wrap between words, never inside one;
+    # only names and emails (``_who``) may break anywhere, so that they never widen it.
+    "& td, & th": {"overflow_wrap": "normal", "word_break": "normal"},
 }
 
 

@@ -153,13 +153,26 @@ def listed_photo(app_server, address: str) -> None:
         )
 
 
+def long_partner(app_server, partner) -> None:
+    """The partner with a long display name and a long email, as real ones have."""
+    from prettyscore.accounts.models import User
+    from prettyscore.partners.models import PartnerAccount
+
+    with with_app_database(app_server) as db:
+        account = db.get(PartnerAccount, partner.id)
+        account.display_name = LONG_NAME
+        owner = db.get(User, account.user_id)
+        owner.email = f"{LONG_NAME.lower()}.{uuid.uuid4().hex[:6]}@example.com"
+
+
 def become(kind: str, page, app_server) -> str | None:
     base = app_server.base_url
     if kind == "visitor":
         return None
     if kind == "admin":
         address = new_admin(page, app_server, "phone-admin")
-        pending_partner(app_server, (1_500, 2_250))  # rows in the partner tables
+        # Rows in the partner tables, one with a long name and email.
+        long_partner(app_server, pending_partner(app_server, (1_500, 2_250)))
     else:
         address = new_member(page, base, f"phone-{kind}")
     if kind == "premium":
