@@ -15,7 +15,8 @@ from __future__ import annotations
 import logging
 import tempfile
 import uuid
-from datetime import timedelta
+from dataclasses import dataclass
+from datetime import datetime, timedelta
 from pathlib import Path
 
 from sqlalchemy import func, update
@@ -42,6 +43,8 @@ STALE_AFTER = timedelta(minutes=10)
 #: tab, so three leave room for a couple of tabs or the dashboard's dialog while bounding
 #: what a member can pile up in a chosen photo's one-day life.
 MAX_PICKED_PHOTOS = 3
+#: The member's newest videos the video page lists.
+MEMBER_VIDEOS_SHOWN = 24
 
 
 def _generations_used(db: Session, user_id: uuid.UUID) -> int:
@@ -144,6 +147,82 @@ def get_generation(db: Session, user_id: uuid.UUID, job_id: uuid.UUID | str) -> 
     if job is None or job.user_id != user_id:
         raise NotFound(messages.VIDEO_GENERATION_FAILED)
     return job
+
+
+@dataclass(frozen=True)
+class MemberVideo:
+    """One of the member's generations as their list of videos shows it.
+
+    ``status`` is a ``VideoStatus``: completed (``video_url`` is the clip), processing
+    (still rendering) or failed. ``video_url`` and ``poster_url`` (the photo it was made
+    from, if any) are media URLs in the member's own folder, which the media route serves
+    to them alone; otherwise they are "".
+    """
+
+    id: uuid.UUID
+    status: str
+    video_url: str
+    poster_url: str
+    created_at: datetime
+    duration_seconds: int
+
+
+def member_videos(
+    db: Session, user_id: uuid.UUID, limit: int = MEMBER_VIDEOS_SHOWN
+) -> list[MemberVideo]:
+    """The member's own generations, newest first, at most ``limit`` of them.
+
+    A row says 'completed' only with its clip; one still 'processing' long after any
+    render could take (``STALE_AFTER``, a stopped server) will not finish: both show as
+    failed, as the stale sweep will soon record.
+    """
+    rows = db.exec(
+        select(VideoGeneration)
+        .where(VideoGeneration.user_id == user_id)
+        .order_by(VideoGeneration.created_at.desc(), VideoGeneration.id.desc())
+        .limit(max(limit, 0))
+    ).all()
+    stale_before = utcnow() - STALE_AFTER
+    return [_member_video(row, user_id, stale_before) for row in rows]
+
+
+def finished_video_url(db: Session, user_id: uuid.UUID, video_id: uuid.UUID | str) -> str:
+    """The clip of one of the member's own finished videos (to download it); anyone
+    else's, a missing one or one not finished is "not found" ('Failed to download video')."""
+    try:
+        row = get_generation(db, user_id, video_id)
+    except NotFound:
+        row = None
+    video = row and _member_video(row, user_id, utcnow() - STALE_AFTER)
+    if not video or video.status != VideoStatus.COMPLETED:
+        raise NotFound(messages.FAILED_TO_DOWNLOAD_VIDEO)
+    return video.video_url
+
+
+def _member_video(row: VideoGeneration, user_id: uuid.UUID, stale_before: datetime) -> MemberVideo:
+    video_url = _own_media_url(user_id, row.video_url)
+    if row.status == VideoStatus.COMPLETED and video_url:
+        status = VideoStatus.COMPLETED
+    elif row.status == VideoStatus.PROCESSING and row.created_at >= stale_before:
+        status = VideoStatus.PROCESSING
+    else:
+        status = VideoStatus.FAILED
+    return MemberVideo(
+        id=row.id,
+        status=status,
+        video_url=video_url if status == VideoStatus.COMPLETED else "",
+        poster_url=_own_media_url(user_id, row.source_image_url),
+        created_at=row.created_at,
+        duration_seconds=row.duration_seconds,
+    )
+
+
+def _own_media_url(user_id: uuid.UUID, url: str | None) -> str:
+    """``url`` if it names a file in the member's own folder, else ""."""
+    key = key_from_url(url)
+    if key is None or parse_key(key).owner != MediaOwner.member(user_id):
+        return ""
+    return media_url(key)
 
 
 def render_generation(db_factory, store: MediaStore, job_id: uuid.UUID) -> None:
