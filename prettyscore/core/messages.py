@@ -1082,6 +1082,17 @@ BEST_PHOTO_RANKED_BY_SCORE = (
 SCORE_ACROSS_PHOTOS = "Your score across {count} photos: middle {middle} (range {lowest}–{highest})"
 
 
+# ---- The video page: the member's own videos, newest first (our text) ----
+YOUR_VIDEOS = "Your videos"
+NO_VIDEOS_YET = "You haven't made any videos yet."
+NO_VIDEOS_YET_HINT = "The videos you make appear here, ready to watch and download."
+LOADING_YOUR_VIDEOS = "Loading your videos..."
+VIDEO_IN_PROGRESS = "Creating your video..."
+YOUR_VIDEO_OF = "Your video of {date}"
+NEWEST_VIDEOS_SHOWN = "Your {count} newest videos are shown."
+SEE_YOUR_VIDEOS = "See your videos"
+
+
 def page_title(heading: str) -> str:
     """A page's browser tab title: its heading, then the product's name."""
     return f"{heading} | {APP_NAME}"

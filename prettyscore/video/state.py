@@ -6,11 +6,17 @@ this tab's events, so it goes on if the page is reloaded or the dialog closed; t
 only polls the job's row (every 5 s, at most 30 times, as the documents say) and shows
 what it finds. Whoever resumes the polling takes it over, so there is never more than
 one poller per tab.
+
+The page also lists the member's own videos (``videos``), read from the database each
+time the page loads, when a generation starts and when the tab's job ends: the list is
+only a view of the rows, so a tab whose state was lost (a Redis restart) shows it again
+on its next load, and a generation still rendering is followed again by the same poller.
 """
 
 from __future__ import annotations
 
 import asyncio
+import dataclasses
 import uuid
 
 import reflex as rx
@@ -38,6 +44,42 @@ MAX_POLLS = 30
 IDLE = "idle"
 
 
+@dataclasses.dataclass
+class VideoRow:
+    """One of the member's videos as the page lists it (``service.MemberVideo``)."""
+
+    id: str = ""
+    status: str = ""  # a VideoStatus
+    video_url: str = ""
+    poster_url: str = ""
+    created: str = ""
+    label: str = ""  # the player's accessible name
+
+
+def video_row(video: service.MemberVideo) -> VideoRow:
+    created = f"{video.created_at:%b} {video.created_at.day}, {video.created_at.year}"
+    return VideoRow(
+        id=str(video.id),
+        status=video.status,
+        video_url=video.video_url,
+        poster_url=video.poster_url,
+        created=created,
+        label=messages.YOUR_VIDEO_OF.format(date=created),
+    )
+
+
+def _video_file_name() -> str:
+    """The documents' download name: ai-video-{timestamp}.mp4 (milliseconds)."""
+    return f"ai-video-{int(utcnow().timestamp() * 1000)}.mp4"
+
+
+def _download(video_url: str):
+    return [
+        rx.download(url=video_url, filename=_video_file_name()),
+        rx.toast.success(messages.VIDEO_DOWNLOADED),
+    ]
+
+
 def _job_status(user_id, job_id: str) -> tuple[str, str]:
     with session_scope() as db:
         job = service.get_generation(db, user_id, job_id)
@@ -57,6 +99,10 @@ class VideoState(AuthState):
     dialog_open: bool = False
     # 'N of 2 free videos left' (or unlimited with Premium), counted on the server.
     videos_left: str = ""
+    # The member's videos, newest first, as the database had them at the last look.
+    videos: list[VideoRow] = []
+    videos_loaded: bool = False
+    more_videos: bool = False  # more than the list shows
 
     _source_key: str = ""
     _source_photo_id: str = ""  # the saved photo the source came from, if any
@@ -86,6 +132,38 @@ class VideoState(AuthState):
             return
         self.videos_left = service.allowance_text(left)
 
+    async def _read_videos(self, user_id: uuid.UUID) -> list[service.MemberVideo] | None:
+        """The member's videos from the database (one more than shown, to tell whether
+        there are more); None if they could not be read (logged; the list stays)."""
+        with guarded("Listing the member's videos", fallback=None, refusals=False) as call:
+            found = await run_in_session(
+                service.member_videos, user_id, limit=service.MEMBER_VIDEOS_SHOWN + 1
+            )
+        return None if call.failed else found
+
+    def _show_videos(self, found: list[service.MemberVideo] | None) -> None:
+        if found is None:
+            return
+        shown = service.MEMBER_VIDEOS_SHOWN
+        self.videos = [video_row(video) for video in found[:shown]]
+        self.more_videos = len(found) > shown
+        self.videos_loaded = True
+
+    def _take_up_rendering(self, found: list[service.MemberVideo] | None) -> None:
+        """A tab with no job of its own (its state was lost, or the video was started in
+        another tab) follows the member's newest video still rendering, so that it turns
+        into the finished video here too; a photo chosen to animate is left as it is."""
+        if found is None or self.phase != IDLE or self.source_url or self._job_id:
+            return
+        rendering = next((v for v in found if v.status == VideoStatus.PROCESSING), None)
+        if rendering is not None:
+            self._job_id, self.phase, self.polls, self.video_url = (
+                str(rendering.id),
+                VideoStatus.PROCESSING,
+                0,
+                "",
+            )
+
     def _reset_job(self) -> None:
         self.phase, self.video_url, self.polls, self._job_id = IDLE, "", 0, ""
 
@@ -95,11 +173,15 @@ class VideoState(AuthState):
 
     @rx.event
     async def open_page(self):
-        """on_load: members only; a job started before a reload is followed again."""
+        """on_load: members only; lists the member's videos from the database, and a job
+        started before a reload (or a video still rendering) is followed again."""
         user = await self._current_user()
         if user is None:
             return self._signed_out()
         await self._count_videos_left(user.id)
+        found = await self._read_videos(user.id)
+        self._show_videos(found)
+        self._take_up_rendering(found)
         return self._resume_following()
 
     @rx.event
@@ -229,6 +311,7 @@ class VideoState(AuthState):
             "",
         )
         await self._count_videos_left(user.id)
+        self._show_videos(await self._read_videos(user.id))
         return [rx.toast.info(messages.VIDEO_STARTED), VideoState.follow_job]
 
     @rx.event(background=True)
@@ -255,16 +338,16 @@ class VideoState(AuthState):
             with guarded("Checking a video generation", failure, refusals=False) as call:
                 status, video_url = await database_work(_job_status, user.id, job_id)
             if call.failed:
-                return await self._finish(poller, VideoStatus.FAILED, "", failure)
+                return await self._finish(poller, user.id, VideoStatus.FAILED, "", failure)
             if status == VideoStatus.COMPLETED and video_url:
-                return await self._finish(poller, VideoStatus.COMPLETED, video_url, None)
+                return await self._finish(poller, user.id, VideoStatus.COMPLETED, video_url, None)
             if status == VideoStatus.FAILED:
                 return await self._finish(
-                    poller, VideoStatus.FAILED, "", messages.VIDEO_GENERATION_FAILED
+                    poller, user.id, VideoStatus.FAILED, "", messages.VIDEO_GENERATION_FAILED
                 )
             if polls >= MAX_POLLS:
                 return await self._finish(
-                    poller, VideoStatus.FAILED, "", messages.VIDEO_GENERATION_TIMED_OUT
+                    poller, user.id, VideoStatus.FAILED, "", messages.VIDEO_GENERATION_TIMED_OUT
                 )
 
     def _is_polling(self, poller: str) -> bool:
@@ -272,11 +355,16 @@ class VideoState(AuthState):
             self._poller == poller and self.phase == VideoStatus.PROCESSING and bool(self._job_id)
         )
 
-    async def _finish(self, poller: str, phase: str, video_url: str, error_text: str | None):
+    async def _finish(
+        self, poller: str, user_id: uuid.UUID, phase: str, video_url: str, error_text: str | None
+    ):
+        """The job ended: show its outcome, and the member's videos as they are now."""
+        found = await self._read_videos(user_id)
         async with self:
             if not self._is_polling(poller):
                 return None  # another poller took over, or the member moved on
             self.phase, self.video_url = phase, video_url
+            self._show_videos(found)
         if error_text:
             return rx.toast.error(error_text)
         return rx.toast.success(messages.VIDEO_GENERATED)
@@ -286,8 +374,17 @@ class VideoState(AuthState):
         """Download as ai-video-{timestamp}.mp4."""
         if not self.video_url:
             return rx.toast.error(messages.FAILED_TO_DOWNLOAD_VIDEO)
-        stamp = int(utcnow().timestamp() * 1000)
-        return [
-            rx.download(url=self.video_url, filename=f"ai-video-{stamp}.mp4"),
-            rx.toast.success(messages.VIDEO_DOWNLOADED),
-        ]
+        return _download(self.video_url)
+
+    @rx.event
+    async def download_video(self, video_id: str):
+        """Download one of the member's finished videos (from their list) as
+        ai-video-{timestamp}.mp4; the server finds it among the member's own."""
+        user = await self._current_user()
+        if user is None:
+            return self._sign_in_redirect()
+        with guarded("Downloading a listed video", messages.FAILED_TO_DOWNLOAD_VIDEO) as call:
+            video_url = await run_in_session(service.finished_video_url, user.id, video_id)
+        if call.failed:
+            return call.toast
+        return _download(video_url)

@@ -343,6 +343,7 @@ HANDLERS: dict[str, Rule] = {
     "VideoState.start": Rule(MEMBERS, writes="the member's own generation"),
     "VideoState.follow_job": Rule(OWNER, skip=BACKGROUND),
     "VideoState.download": Rule(EVERYONE),
+    "VideoState.download_video": Rule(OWNER, args=lambda w: (w.video_id,)),
 }
 
 
