@@ -23,14 +23,31 @@ from prettyscore.video.state import VideoState
 State = DashboardState
 
 
-def _figure(label: str, value, test_id: str) -> rx.Component:
+def _figure(label: str, value, test_id: str, link: rx.Component | None = None) -> rx.Component:
     return rx.card(
         rx.vstack(
             rx.text(label, size="2", color_scheme="gray"),
             rx.heading(value, size="7", data_testid=test_id),
+            *([link] if link is not None else []),
             spacing="1",
         ),
         width="100%",
+    )
+
+
+def _videos_made() -> rx.Component:
+    """The count of the member's videos, and the way to the list of them (on the video
+    page, below the generator)."""
+    return _figure(
+        "Videos made",
+        State.video_count,
+        "overview-videos",
+        rx.link(
+            messages.SEE_YOUR_VIDEOS,
+            href=routes.VIDEO_GENERATION,
+            size="2",
+            data_testid="overview-videos-link",
+        ),
     )
 
 
@@ -75,7 +92,7 @@ def _overview_tab() -> rx.Component:
             _figure("Photos saved", State.total, "overview-photos"),
             _figure("Best score", State.best_score, "overview-best"),
             _figure("On the leaderboard", State.listed_count, "overview-listed"),
-            _figure("Videos made", State.video_count, "overview-videos"),
+            _videos_made(),
             columns=rx.breakpoints(initial="2", md="4"),
             spacing="3",
             width="100%",

@@ -1,6 +1,7 @@
 """Video generation: the /video-generation page and the dashboard's video dialog.
 
-Both show the same panel (``video_panel``), driven by the same ``VideoState``.
+Both show the same panel (``video_panel``), driven by the same ``VideoState``. The page
+also lists the member's own videos below it ("Your videos", ``your_videos``).
 """
 
 from __future__ import annotations
@@ -16,8 +17,9 @@ from prettyscore.ui.components import (
     page_header,
 )
 from prettyscore.ui.layout import page_layout
+from prettyscore.video import service
 from prettyscore.video.models import VideoStatus
-from prettyscore.video.state import START_WAIT, VIDEO_UPLOAD_ID, VideoState
+from prettyscore.video.state import START_WAIT, VIDEO_UPLOAD_ID, VideoRow, VideoState
 
 DURATION_CHOICES = (5, 10)
 PAGE_TITLE = "AI Video Generation"
@@ -179,12 +181,151 @@ def video_panel() -> rx.Component:
     )
 
 
+#: A listed video scales to its column (a phone's width included), never wider.
+LISTED_PLAYER_STYLE = {
+    "display": "block",
+    "width": "100%",
+    "max_width": "100%",
+    "height": "auto",
+    "max_height": "420px",
+    "object_fit": "contain",
+    "border_radius": "12px",
+    "background": "black",
+}
+
+
+def _listed_video_body(video: VideoRow) -> rx.Component:
+    """A finished video plays in place (its photo as the poster); one still rendering
+    shows as under way, until the page's poller finds it done; a failed one says so."""
+    return rx.match(
+        video.status,
+        (
+            VideoStatus.COMPLETED,
+            rx.el.video(
+                src=video.video_url,
+                poster=video.poster_url,
+                controls=True,
+                plays_inline=True,
+                preload="metadata",
+                aria_label=video.label,
+                style=LISTED_PLAYER_STYLE,
+                data_testid="listed-video-player",
+            ),
+        ),
+        (
+            VideoStatus.PROCESSING,
+            rx.vstack(
+                rx.spinner(size="3"),
+                rx.text(messages.VIDEO_IN_PROGRESS, weight="medium"),
+                rx.text(
+                    f"This can take {messages.VIDEO_TAKES_UP_TO}.", size="2", color_scheme="gray"
+                ),
+                align="center",
+                justify="center",
+                spacing="2",
+                width="100%",
+                min_height="180px",
+                role="status",
+                data_testid="listed-video-processing",
+            ),
+        ),
+        rx.callout(
+            messages.VIDEO_FAILED_INLINE,
+            icon="triangle-alert",
+            color_scheme="red",
+            width="100%",
+            data_testid="listed-video-failed",
+        ),
+    )
+
+
+def _listed_video(video: VideoRow) -> rx.Component:
+    return rx.card(
+        rx.vstack(
+            _listed_video_body(video),
+            rx.hstack(
+                rx.text(
+                    video.created, size="2", color_scheme="gray", data_testid="listed-video-date"
+                ),
+                rx.spacer(),
+                rx.cond(
+                    video.status == VideoStatus.COMPLETED,
+                    icon_button(
+                        "download",
+                        "Download",
+                        size="2",
+                        variant="soft",
+                        on_click=VideoState.download_video(video.id),
+                    ),
+                ),
+                align="center",
+                width="100%",
+            ),
+            spacing="3",
+            width="100%",
+        ),
+        width="100%",
+        min_width="0",
+        data_testid="listed-video",
+    )
+
+
+def _no_videos() -> rx.Component:
+    return rx.card(
+        rx.vstack(
+            rx.icon("film", size=32, color=styles.PINK),
+            rx.text(messages.NO_VIDEOS_YET, weight="medium"),
+            rx.text(messages.NO_VIDEOS_YET_HINT, size="2", color_scheme="gray"),
+            align="center",
+            text_align="center",
+            spacing="2",
+            padding="1.5em",
+        ),
+        width="100%",
+        data_testid="no-videos",
+    )
+
+
+def your_videos() -> rx.Component:
+    """The member's own videos, newest first, as the database has them (the page reads
+    them on every load): each plays in place, with its Download and its date."""
+    return rx.vstack(
+        rx.heading(messages.YOUR_VIDEOS, as_="h2", size="5"),
+        rx.cond(
+            VideoState.videos_loaded,
+            rx.cond(
+                VideoState.videos.length() > 0,
+                rx.grid(
+                    rx.foreach(VideoState.videos, _listed_video),
+                    columns=rx.breakpoints(initial="1", sm="2"),
+                    spacing="4",
+                    width="100%",
+                ),
+                _no_videos(),
+            ),
+            rx.text(messages.LOADING_YOUR_VIDEOS, size="2", color_scheme="gray"),
+        ),
+        rx.cond(
+            VideoState.more_videos,
+            rx.text(
+                messages.NEWEST_VIDEOS_SHOWN.format(count=service.MEMBER_VIDEOS_SHOWN),
+                size="2",
+                color_scheme="gray",
+            ),
+        ),
+        spacing="3",
+        width="100%",
+        data_testid="your-videos",
+    )
+
+
 def video_page() -> rx.Component:
     """/video-generation (members only)."""
     return page_layout(
         rx.vstack(
             page_header(PAGE_TITLE, PAGE_SUBTITLE, "video"),
-            rx.card(video_panel(), width="100%"),
+            rx.card(video_panel(), width="100%", data_testid="video-generator"),
+            your_videos(),
             spacing="5",
             width="100%",
             max_width="640px",
