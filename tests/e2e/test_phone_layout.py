@@ -264,6 +264,12 @@ def test_the_navigation_leads_an_admin_to_the_admin_pages(new_context, app_serve
     sidebar = page.get_by_role("complementary")
     for route in ("/admin/partners", "/admin/payouts", "/admin/verification", "/admin/leaderboard"):
         expect(sidebar.locator(f'a[href="{route}"]')).to_be_visible()
+    # At the foot of a long page the sidebar still runs the screen's full height.
+    open_page(page, "/privacy")
+    page.evaluate("window.scrollTo(0, document.documentElement.scrollHeight)")
+    assert page.evaluate("window.scrollY") > HEIGHT
+    box = settled_box(page, sidebar)
+    assert (box["y"], box["height"]) == (0, HEIGHT), box
     page.set_viewport_size({"width": 390, "height": HEIGHT})
     page.get_by_role("button", name=messages.NAV_OPEN_MENU).click()
     drawer = page.get_by_test_id("nav-drawer")
