@@ -37,6 +37,7 @@ from prettyscore.site import pages as site_pages
 from prettyscore.ui.backend_errors import backend_exception_handler
 from prettyscore.ui.frontend_errors import frontend_exception_handler
 from prettyscore.ui.kept_assets import serve_kept_assets
+from prettyscore.ui.toasts import toaster
 from prettyscore.verification import pages as verification_pages
 from prettyscore.video import pages as video_pages
 from prettyscore.web.browser_key import give_browser_key
@@ -56,7 +57,7 @@ from prettyscore.web.upload_owner import note_upload_keys
 
 # The theme (Radix, pink accent) is set on the Radix plugin in rxconfig.py.
 app = rx.App(
-    toaster=rx.toast.provider(duration=4500, close_button=True, position="top-center"),
+    toaster=toaster(),
     # An event that fails because PostgreSQL or Redis did not answer says so.
     backend_exception_handler=backend_exception_handler,
     # A browser's error report is logged on one line, cut short, a few a minute.
