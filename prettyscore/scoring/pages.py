@@ -57,7 +57,12 @@ def upload_progress_bar() -> rx.Component:
         _PHOTO_ARRIVING,
         rx.vstack(
             rx.text(messages.PROCESSING, size="2", weight="medium"),
-            rx.progress(value=ScoreState.upload_percent, max=100, width="100%"),
+            rx.progress(
+                value=ScoreState.upload_percent,
+                max=100,
+                width="100%",
+                aria_label=messages.PROCESSING,
+            ),
             align="center",
             spacing="1",
             width="100%",
@@ -123,7 +128,9 @@ def _analyzing_overlay() -> rx.Component:
             rx.vstack(
                 rx.spinner(size="3"),
                 rx.text(messages.ANALYZING, weight="bold", size="4", color="white"),
-                rx.progress(value=ScoreState.progress, max=100, width="70%"),
+                rx.progress(
+                    value=ScoreState.progress, max=100, width="70%", aria_label=messages.ANALYZING
+                ),
                 align="center",
                 spacing="3",
                 width="100%",

@@ -218,7 +218,7 @@ def progress_status(
     a photo travelling, photos being compared."""
     return rx.vstack(
         rx.text(text, size=text_size, weight="medium"),
-        rx.progress(value=percent, max=100, width="100%"),
+        rx.progress(value=percent, max=100, width="100%", aria_label=text),
         align="center",
         spacing=spacing,
         width="100%",

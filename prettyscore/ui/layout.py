@@ -392,6 +392,8 @@ def premium_badge(test_id: str, label_style: dict | None = None) -> rx.Component
             radius="full",
             size="1",
             title=messages.PREMIUM_BADGE,
+            # Named as an image: the word may be hidden, leaving the crown alone.
+            role="img",
             aria_label=messages.PREMIUM_BADGE,
             data_testid=test_id,
             flex_shrink="0",
