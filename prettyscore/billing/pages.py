@@ -251,6 +251,7 @@ def _test_checkout_form() -> rx.Component:
                 state.promo_label,
                 color_scheme="green",
                 variant="soft",
+                high_contrast=True,
                 size="2",
                 radius="full",
                 data_testid="checkout-promo-code",
@@ -318,6 +319,7 @@ def test_checkout() -> rx.Component:
                     messages.TEST_MODE_NOTICE,
                     icon="flask-conical",
                     color_scheme="orange",
+                    high_contrast=True,  # Radix's orange on its soft background: 4.0:1
                     width="100%",
                     data_testid="test-mode-notice",
                 ),

@@ -63,6 +63,7 @@ def _verified_badge() -> rx.Component:
         messages.LEADERBOARD_VERIFIED,
         color_scheme="blue",
         variant="soft",
+        high_contrast=True,  # Radix's blue on its soft background reads at 4.2:1
         data_testid="verified-badge",
     )
 
@@ -226,7 +227,10 @@ def _choice(choice) -> rx.Component:
             align="center",
             padding_top="0.4rem",
         ),
-        rx.cond(choice.listed, rx.badge(messages.CONTEST_ALREADY_LISTED, color_scheme="green")),
+        rx.cond(
+            choice.listed,
+            rx.badge(messages.CONTEST_ALREADY_LISTED, color_scheme="green", high_contrast=True),
+        ),
         on_click=ContestState.select(choice.photo_id),
         role="radio",
         aria_checked=rx.cond(chosen, "true", "false"),
@@ -343,6 +347,7 @@ def _pending_row(entry: rx.Var[EntryRow]) -> rx.Component:
                 loading=VERIFY_WAIT.busy_for(entry.photo_id, _NOTHING_UNDER_WAY),
                 disabled=_moderating(),
                 color_scheme="green",
+                high_contrast=True,  # white on Radix's green reads at 3.2:1
             ),
             icon_button(
                 "trash-2",

@@ -42,6 +42,8 @@ from prettyscore.ui.share import copy_text_action
 
 FORM_WIDTH = "560px"
 BENEFIT_ICONS = ("percent", "link", "chart-line", "cookie", "tag")
+# Badges of these colours are high-contrast: Radix's blue, green and yellow text on their
+# soft backgrounds reads at 4.2:1 to 4.3:1, below WCAG's 4.5:1.
 TIER_COLOURS = {"starter": "gray", "pro": "blue", "elite": "purple"}
 FIRST_PLACE_BACKGROUND = "linear-gradient(135deg, #fef3c7 0%, #fde68a 100%)"
 FIRST_PLACE_BORDER = "2px solid #f59e0b"
@@ -55,7 +57,16 @@ def _tier_badge(tier_key: rx.Var[str], tier_name: rx.Var[str]) -> rx.Component:
     return rx.match(
         tier_key,
         *[
-            (key, rx.badge(tier_name, color_scheme=colour, variant="soft", radius="full"))
+            (
+                key,
+                rx.badge(
+                    tier_name,
+                    color_scheme=colour,
+                    variant="soft",
+                    radius="full",
+                    high_contrast=True,
+                ),
+            )
             for key, colour in TIER_COLOURS.items()
         ],
         rx.badge(tier_name, variant="soft", radius="full"),
@@ -81,7 +92,13 @@ def _tier_card(tier: PartnerTier) -> rx.Component:
     top = tier is ELITE
     return card(
         rx.vstack(
-            rx.badge(tier.name, size="3", radius="full", color_scheme=TIER_COLOURS[tier.key]),
+            rx.badge(
+                tier.name,
+                size="3",
+                radius="full",
+                color_scheme=TIER_COLOURS[tier.key],
+                high_contrast=True,
+            ),
             rx.heading(f"{tier.commission_percent}%", size="9", style=styles.GRADIENT_TEXT),
             rx.text(
                 messages.PARTNERS_TIER_COMMISSION.format(percent=tier.commission_percent),
@@ -256,6 +273,7 @@ def _status_badge() -> rx.Component:
             color_scheme=colour,
             size="3",
             radius="full",
+            high_contrast=True,
             data_testid="partner-status",
             data_colour=colour,
         )
@@ -360,7 +378,7 @@ def _conversion_amount(row: rx.Var[ConversionRow]) -> rx.Component:
 def _conversion_status(row: rx.Var[ConversionRow]) -> rx.Component:
     return rx.match(
         row.status,
-        ("paid", rx.badge(row.status_label, color_scheme="green")),
+        ("paid", rx.badge(row.status_label, color_scheme="green", high_contrast=True)),
         ("reversed", rx.badge(row.status_label, color_scheme="red")),
         rx.badge(row.status_label, color_scheme="gray"),
     )
