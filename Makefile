@@ -28,7 +28,7 @@ LIGHTHOUSE_DIR := .tools/lighthouse
 LIGHTHOUSE_STAMP := $(LIGHTHOUSE_DIR)/.installed-lighthouse-$(LIGHTHOUSE_VERSION)
 
 # axe-core (npm, MPL-2.0) for the accessibility browser test (tests/e2e/test_accessibility.py):
-# one script of about 600 kB, installed once into .tools/axe-core/ by `make test` or
+# one script of about 650 kB, installed once into .tools/axe-core/ by `make test` or
 # `make axe-core`.
 AXE_VERSION := 4.14.1
 AXE_DIR := .tools/axe-core
