@@ -54,12 +54,9 @@ ADMIN_PAYOUTS = "/admin/payouts"
 ADMIN_VERIFICATION = "/admin/verification"
 
 
-SHARED_SCORE = "/s"
-
-
 def shared_score(token: object) -> str:
     """The page of a shared score (``scoring.share_links``)."""
-    return f"{SHARED_SCORE}/{token}"
+    return f"/s/{token}"
 
 
 def chat(request_id: object) -> str:

@@ -24,11 +24,11 @@ def as_address(route_key: str) -> str:
 
 
 def test_every_page_is_at_a_named_address():
-    chat_page = routes.chat("[chat_request_id]")
+    with_a_parameter = {routes.chat("[chat_request_id]"), routes.shared_score("[share_token]")}
     unnamed = {
         as_address(key)
         for key in registered_pages()
-        if key != "404" and as_address(key) not in NAMED_ADDRESSES | {chat_page}
+        if key != "404" and as_address(key) not in NAMED_ADDRESSES | with_a_parameter
     }
     assert unnamed == set()
 
