@@ -131,7 +131,11 @@ def _overview_tab() -> rx.Component:
             ),
         ),
         rx.hstack(
-            rx.link(icon_button("upload", messages.NAV_UPLOAD_PHOTO), href=routes.UPLOAD),
+            rx.link(
+                # White on Radix's pink reads at 4.1:1; on the darkest pink, 10:1.
+                icon_button("upload", messages.NAV_UPLOAD_PHOTO, high_contrast=True),
+                href=routes.UPLOAD,
+            ),
             rx.link(
                 icon_button("clapperboard", messages.NAV_VIDEO_GENERATION, variant="soft"),
                 href=routes.VIDEO_GENERATION,

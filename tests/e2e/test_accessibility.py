@@ -38,16 +38,7 @@ class Exclusion(NamedTuple):
 
 
 #: Violations left out, each with why it is not fixed here.
-EXCLUDED: tuple[Exclusion, ...] = (
-    # Not fixed yet: the overview's Upload Photo button (prettyscore/dashboard/pages.py)
-    # is white on Radix's pink, 4.1:1. Give it high_contrast=True and remove this entry.
-    Exclusion(
-        "/user-dashboard",
-        "color-contrast",
-        'a[href="/upload"] > .rt-Button.rt-variant-solid',
-        "not fixed yet: the dashboard overview's Upload Photo button",
-    ),
-)
+EXCLUDED: tuple[Exclusion, ...] = ()
 
 # axe on the whole document: for each violation of impact serious or critical, on the
 # elements no exclusion covers, the rule, its summary, each element's CSS selector, the
