@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import contextlib
+import hashlib
 import re
 import time
 import uuid
@@ -242,6 +243,12 @@ def member_id(db: Session, address: str) -> uuid.UUID:
     return db.exec(select(User.id).where(User.email == address.lower())).one()
 
 
+def member_name(address: str) -> str:
+    """The name a test member gives with their account (``paid_contact_request``): what
+    another member sees of them, never their address."""
+    return f"Member {hashlib.sha256(address.encode()).hexdigest()[:6]}"
+
+
 def paid_contact_request(
     app_server, requester: str, contestant: str, status: str = "approved"
 ) -> uuid.UUID:
@@ -251,6 +258,9 @@ def paid_contact_request(
     from prettyscore.contact.models import ContactRequest
 
     with with_app_database(app_server) as db:
+        for address in (requester, contestant):  # each shown to the other by this name
+            user = db.get(User, member_id(db, address))
+            user.user_metadata = {**(user.user_metadata or {}), "full_name": member_name(address)}
         request = ContactRequest(
             requester_id=member_id(db, requester),
             contestant_id=member_id(db, contestant),

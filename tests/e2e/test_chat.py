@@ -21,6 +21,7 @@ from prettyscore.core import messages
 from tests.e2e.flows import (
     expect_on_load_notice,
     lose_tab_state,
+    member_name,
     new_member,
     open_page,
     paid_contact_request,
@@ -80,7 +81,7 @@ def test_two_members_chat_live_and_messages_show_as_text(new_context, app_server
 
     open_page(alice, chat_url)
     open_page(bob, chat_url)
-    expect(alice.get_by_test_id("chat-with")).to_contain_text(bob_address.split("@")[0])
+    expect(alice.get_by_test_id("chat-with")).to_contain_text(member_name(bob_address))
     expect(alice.get_by_role("button", name=messages.CHAT_SEND)).to_be_disabled()
 
     # Alice types and presses Enter: the message shows on Bob's page without a reload.
@@ -122,7 +123,7 @@ def test_two_members_chat_live_and_messages_show_as_text(new_context, app_server
 
     # The conversation is listed on /messages for both.
     open_page(bob, f"{base}/messages")
-    expect(bob.get_by_test_id("conversation")).to_contain_text(alice_address.split("@")[0])
+    expect(bob.get_by_test_id("conversation")).to_contain_text(member_name(alice_address))
 
 
 @pytest.mark.postgres_redis

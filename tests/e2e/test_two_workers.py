@@ -52,6 +52,7 @@ from prettyscore.chat import live
 from prettyscore.core import messages
 from tests.conftest import POSTGRES_SKIP_REASON, REDIS_SKIP_REASON, postgres_url, redis_url
 from tests.e2e.flows import (
+    member_name,
     new_member,
     open_page,
     paid_contact_request,
@@ -343,7 +344,7 @@ def test_a_session_and_a_live_chat_span_two_backend_processes(new_context, two_p
     assert not _event_sockets(proxy, b, ann_token)
     assert any(item.open for item in _event_sockets(proxy, b, bob_token))
     assert not _event_sockets(proxy, a, bob_token)
-    expect(ann.get_by_test_id("chat-with")).to_contain_text(bob_address.split("@")[0])
+    expect(ann.get_by_test_id("chat-with")).to_contain_text(member_name(bob_address))
 
     # Messages cross from A to B and back, live, without a reload. A announces through
     # Redis and B's page wakes on it: without Redis the message would still come, by the
@@ -393,7 +394,7 @@ def test_a_session_and_a_live_chat_span_two_backend_processes(new_context, two_p
     ann.get_by_role("link", name=messages.CHAT_BACK).click()
     wait_for_path(ann, "/messages")
     expect(ann.get_by_test_id("conversation")).to_contain_text(
-        bob_address.split("@")[0], timeout=ARRIVES_WITHIN_MS
+        member_name(bob_address), timeout=ARRIVES_WITHIN_MS
     )
     ann.get_by_role("link", name=messages.NAV_DASHBOARD, exact=True).first.click()
     wait_for_path(ann, "/dashboard")

@@ -31,6 +31,7 @@ from playwright.async_api import TimeoutError as PlaywrightTimeoutError
 
 from prettyscore.core import messages
 from prettyscore.core.constants import LEADERBOARD_DIALOG_MIN_SCORE
+from tests.e2e.flows import member_name
 
 #: A step with nothing to show for it after this long is a lost journey.
 STEP_SECONDS = 30.0
@@ -248,7 +249,7 @@ async def chat(rec: Recorder, new_page, base: str, pair: tuple[str, str, str]) -
         async with rec.step("open chat", page) as budget:
             await _open(page, f"{base}/messages/{request_id}", budget)
             await expect(page.get_by_test_id("chat-with")).to_contain_text(
-                other.split("@")[0], timeout=budget.ms()
+                member_name(other), timeout=budget.ms()
             )
     text = f"soak message {uuid.uuid4().hex[:10]}"
     async with rec.step("send", sender) as budget:
