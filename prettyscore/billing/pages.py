@@ -94,6 +94,7 @@ def _cancel_dialog() -> rx.Component:
                 rx.button(
                     messages.PREMIUM_CANCEL_CONFIRM,
                     color_scheme="red",
+                    high_contrast=True,
                     on_click=CANCEL_PLAN_WAIT.send(PremiumState.confirm_cancel),
                     loading=CANCEL_PLAN_WAIT.busy(PremiumState.cancelling),
                     disabled=CANCEL_PLAN_WAIT.busy(PremiumState.cancelling),

@@ -83,6 +83,7 @@ def _composer() -> rx.Component:
                 rx.icon("send", size=16),
                 messages.CHAT_SEND,
                 type="submit",
+                high_contrast=True,
                 loading=SEND_WAIT.pending.value,
                 disabled=SEND_WAIT.pending.value | ~(ChatState.can_send & rx.State.is_hydrated),
                 size="3",

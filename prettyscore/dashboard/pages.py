@@ -195,7 +195,10 @@ def _personality_tab() -> rx.Component:
             rx.vstack(
                 rx.icon("brain", size=36, color=styles.PINK),
                 rx.text("You haven't taken the personality test yet."),
-                rx.link(rx.button(messages.TITLE_PERSONALITY_TEST), href=routes.PERSONALITY_TEST),
+                rx.link(
+                    rx.button(messages.TITLE_PERSONALITY_TEST, high_contrast=True),
+                    href=routes.PERSONALITY_TEST,
+                ),
                 align="center",
                 spacing="3",
                 padding="2em",
@@ -216,7 +219,10 @@ def _premium_tab() -> rx.Component:
             rx.cond(
                 PremiumState.is_premium,
                 member_status(),
-                rx.link(icon_button("crown", "Upgrade to Premium"), href=routes.PREMIUM),
+                rx.link(
+                    icon_button("crown", "Upgrade to Premium", high_contrast=True),
+                    href=routes.PREMIUM,
+                ),
             ),
             spacing="3",
         ),

@@ -148,7 +148,10 @@ def upgrade_prompt(no_edits: rx.Var[bool]) -> rx.Component:
         no_edits,
         rx.vstack(
             rx.text(messages.USED_ALL_FREE_EDITS, size="2", weight="medium"),
-            rx.link(icon_button("crown", "Upgrade to Premium", size="2"), href=routes.PREMIUM),
+            rx.link(
+                icon_button("crown", "Upgrade to Premium", size="2", high_contrast=True),
+                href=routes.PREMIUM,
+            ),
             spacing="2",
         ),
     )

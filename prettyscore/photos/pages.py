@@ -141,6 +141,7 @@ def _details_view() -> rx.Component:
                             rx.button(
                                 "Delete photo",
                                 color_scheme="red",
+                                high_contrast=True,
                                 on_click=DELETE_WAIT.send(PhotosState.delete_selected),
                             )
                         ),
@@ -197,7 +198,9 @@ def _empty_state() -> rx.Component:
         rx.vstack(
             rx.icon("image", size=40, color=styles.PINK),
             rx.text("You haven't saved any photos yet."),
-            rx.link(rx.button(messages.UPLOAD_YOUR_FIRST_PHOTO), href=routes.UPLOAD),
+            rx.link(
+                rx.button(messages.UPLOAD_YOUR_FIRST_PHOTO, high_contrast=True), href=routes.UPLOAD
+            ),
             align="center",
             spacing="3",
             padding="2em",
@@ -270,6 +273,7 @@ def _account_deletion_dialog() -> rx.Component:
                 rx.button(
                     "Delete everything",
                     color_scheme="red",
+                    high_contrast=True,
                     on_click=DELETE_ACCOUNT_WAIT.send(PhotosState.delete_account),
                 )
             ),

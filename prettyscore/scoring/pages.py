@@ -299,7 +299,9 @@ def _custom_edit() -> rx.Component:
 
 def _waiting_button(icon: str, label: str, wait, handler, **props) -> rx.Component:
     """A results button whose action waits on the server: busy from the click, and
-    says so when no answer comes (``ui.server_wait``)."""
+    says so when no answer comes (``ui.server_wait``). In Radix's high-contrast colours:
+    white on its plain pink reads at 4.1:1."""
+    props.setdefault("high_contrast", True)
     return rx.vstack(
         icon_button(
             icon,

@@ -158,7 +158,9 @@ def _failed() -> rx.Component:
     return rx.vstack(
         rx.callout(messages.VIDEO_FAILED_INLINE, icon="triangle-alert", color_scheme="red"),
         rx.hstack(
-            icon_button("rotate-ccw", "Try Again", on_click=VideoState.back_to_idle),
+            icon_button(
+                "rotate-ccw", "Try Again", on_click=VideoState.back_to_idle, high_contrast=True
+            ),
             icon_button(
                 "refresh-cw", "Change Image", variant="soft", on_click=VideoState.change_image
             ),
