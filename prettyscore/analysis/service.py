@@ -164,12 +164,7 @@ def score_body_photo(store: MediaStore, image_key: str, kind: str) -> ScoreResul
 def breakdown_rows(result: ScoreResult) -> list[dict]:
     """The overall score, then each measure, in the stored order (what the page shows,
     with the counted parts apart from the rest: ``breakdown_view``)."""
-    rows = [{"name": OVERALL, "value": result.score}]
-    rows += [
-        {"name": BREAKDOWN_NAMES.get(key, key), "value": value}
-        for key, value in result.breakdown.items()
-    ]
-    return rows
+    return _plain_view(result.score, result.breakdown).bars
 
 
 @dataclass(frozen=True)

@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import uuid
 
-from sqlmodel import Session, select
+from sqlmodel import Session, col, select
 
 from prettyscore.accounts.models import User
 from prettyscore.core import messages
@@ -29,7 +29,7 @@ def listed_name(db: Session, user_id: uuid.UUID) -> str:
     """The display name of the member's newest photo on the leaderboard; "" if none."""
     name = db.exec(
         select(Photo.display_name)
-        .where(Photo.user_id == user_id, Photo.public_listing, Photo.display_name != None)  # noqa: E711
+        .where(Photo.user_id == user_id, Photo.public_listing, col(Photo.display_name).is_not(None))
         .order_by(Photo.created_at.desc())
         .limit(1)
     ).first()
